@@ -1,0 +1,112 @@
+"""affordance: typed, fast LLM tool calling.
+
+Importing this package is cheap on purpose: names are resolved on first access (PEP 562), so
+``import affordance`` loads no provider SDK, no plugin and not even the runtime until used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "HostedTool": "affordance.tools.hosted",
+    "HostedToolCodec": "affordance.tools.hosted",
+    "HostedToolConfig": "affordance.tools.hosted",
+    "HostedToolOutput": "affordance.tools.hosted",
+    "MarkdownSection": "affordance.prompt.markdown",
+    "OpenSectionsParams": "affordance.prompt.disclosure",
+    "OpenSectionsResult": "affordance.prompt.disclosure",
+    "Prompt": "affordance.prompt.template",
+    "PromptEvaluationError": "affordance.errors",
+    "PromptRenderError": "affordance.errors",
+    "PromptTemplate": "affordance.prompt.template",
+    "PromptValidationError": "affordance.errors",
+    "RenderedPrompt": "affordance.prompt.rendered",
+    "RetryPolicy": "affordance.tools.retry",
+    "Section": "affordance.prompt.section",
+    "SectionPath": "affordance.prompt.paths",
+    "SectionVisibility": "affordance.prompt.section",
+    "Tool": "affordance.tools.tool",
+    "ToolContext": "affordance.tools.context",
+    "ToolError": "affordance.errors",
+    "ToolExample": "affordance.tools.tool",
+    "ToolHandler": "affordance.tools.tool",
+    "ToolRenderableResult": "affordance.tools.result",
+    "ToolResult": "affordance.tools.result",
+    "ToolValidationError": "affordance.errors",
+    "tool": "affordance.tools.decorator",
+}
+
+__all__ = [
+    "HostedTool",
+    "HostedToolCodec",
+    "HostedToolConfig",
+    "HostedToolOutput",
+    "MarkdownSection",
+    "OpenSectionsParams",
+    "OpenSectionsResult",
+    "Prompt",
+    "PromptEvaluationError",
+    "PromptRenderError",
+    "PromptTemplate",
+    "PromptValidationError",
+    "RenderedPrompt",
+    "RetryPolicy",
+    "Section",
+    "SectionPath",
+    "SectionVisibility",
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolExample",
+    "ToolHandler",
+    "ToolRenderableResult",
+    "ToolResult",
+    "ToolValidationError",
+    "__version__",
+    "tool",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'affordance' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from affordance.errors import (
+        PromptEvaluationError,
+        PromptRenderError,
+        PromptValidationError,
+        ToolError,
+        ToolValidationError,
+    )
+    from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
+    from affordance.prompt.markdown import MarkdownSection
+    from affordance.prompt.paths import SectionPath
+    from affordance.prompt.rendered import RenderedPrompt
+    from affordance.prompt.section import Section, SectionVisibility
+    from affordance.prompt.template import Prompt, PromptTemplate
+    from affordance.tools.context import ToolContext
+    from affordance.tools.decorator import tool
+    from affordance.tools.hosted import (
+        HostedTool,
+        HostedToolCodec,
+        HostedToolConfig,
+        HostedToolOutput,
+    )
+    from affordance.tools.result import ToolRenderableResult, ToolResult
+    from affordance.tools.retry import RetryPolicy
+    from affordance.tools.tool import Tool, ToolExample, ToolHandler

@@ -1,0 +1,87 @@
+"""``affordance demo``: a small offline agent, end to end, with a readable transcript."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from affordance.cli._demo_agent import Owner, TaskBoard, build_adapter, build_prompt
+from affordance.runtime.confirmation import approve, deny
+from affordance.runtime.events import (
+    ConfirmationRequested,
+    EventBus,
+    PromptRendered,
+    ToolInvoked,
+)
+from affordance.runtime.messages import UserMessage
+from affordance.runtime.session import Session
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--interactive",
+        action="store_true",
+        help="ask on the terminal before the destructive call (default: approve it)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    board = TaskBoard()
+    prompt = build_prompt(board)
+    adapter = build_adapter()
+    bus = EventBus()
+    bus.subscribe(PromptRendered, lambda e: _show_render(out, e))
+    bus.subscribe(ToolInvoked, lambda e: _show_call(out, e))
+    bus.subscribe(ConfirmationRequested, lambda e: _show_pending(out, e))
+    session = Session()
+    request = "Add 'water the plants' and 'renew passport', and clean up duplicates."
+    out.write(f"user> {request}\n")
+    response = adapter.evaluate(
+        prompt, Owner("Ada"), session=session, bus=bus, messages=[UserMessage(request)]
+    )
+    while response.pending_confirmations:
+        answers = {}
+        for pending in response.pending_confirmations:
+            question = f"confirm {pending.name}({_args(pending.arguments)})? [y/N] "
+            if args.interactive:
+                approved = input(question).strip().lower() in ("y", "yes")
+            else:
+                out.write(f"{question}y (use --interactive to answer yourself)\n")
+                approved = True
+            answers[pending.call_id] = approve() if approved else deny("the owner said no")
+        response = adapter.evaluate(prompt, session=session, bus=bus, confirmations=answers)
+    out.write(f"assistant> {response.text}\n")
+    out.write(
+        f"\n{response.turns} model turns, {len(session.slice(ToolInvoked))} tool calls, "
+        f"{response.usage.total_tokens} tokens; tasks now: "
+        f"{', '.join(t.title for t in board.tasks.values())}\n"
+    )
+    adapter.assert_complete()
+    return 0
+
+
+def _show_render(out: Any, event: PromptRendered) -> None:
+    rendered = event.rendered
+    tools = ", ".join(tool.name for tool in rendered.tools)
+    summarized = ", ".join(".".join(path) for path in rendered.summarized) or "none"
+    out.write(f"  [prompt rendered: tools {tools}; summarized sections: {summarized}]\n")
+
+
+def _show_pending(out: Any, event: ConfirmationRequested) -> None:
+    out.write(f"  ? {event.name} needs confirmation\n")
+
+
+def _show_call(out: Any, event: ToolInvoked) -> None:
+    mark = "ok" if event.result.success else "FAILED"
+    first, *rest = event.result.message.splitlines() or [""]
+    out.write(f"  -> {event.name}: {mark} - {first}\n")
+    for line in rest:
+        out.write(f"       {line.strip()}\n")
+
+
+def _args(arguments: Any) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in arguments.items())

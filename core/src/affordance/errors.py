@@ -1,0 +1,137 @@
+"""The error hierarchy of affordance.
+
+Every error carries the context a user needs to fix the problem: the section path, the tool
+name, the dataclass involved. Errors raised *by tools* never escape an evaluation; they become
+failed tool results (see ``affordance.tools.executor``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "AffordanceError",
+    "PromptError",
+    "PromptEvaluationError",
+    "PromptRenderError",
+    "PromptValidationError",
+    "ToolError",
+    "ToolValidationError",
+]
+
+
+class AffordanceError(Exception):
+    """Base class of every error this library raises on purpose."""
+
+
+class PromptError(AffordanceError):
+    """A problem with a prompt, located by section path, tool name and dataclass."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        section_path: tuple[str, ...] = (),
+        tool_name: str | None = None,
+        dataclass: type[Any] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        self.message = message
+        self.section_path = section_path
+        self.tool_name = tool_name
+        self.dataclass = dataclass
+        self.placeholder = placeholder
+        super().__init__(self._describe())
+
+    def _describe(self) -> str:
+        where: list[str] = []
+        if self.section_path:
+            where.append(f"section {'.'.join(self.section_path)!r}")
+        if self.tool_name is not None:
+            where.append(f"tool {self.tool_name!r}")
+        if self.dataclass is not None:
+            where.append(f"params {self.dataclass.__qualname__}")
+        return f"{self.message} ({', '.join(where)})" if where else self.message
+
+
+class PromptValidationError(PromptError):
+    """A prompt, section or tool was declared wrongly; raised at construction."""
+
+
+class PromptRenderError(PromptError):
+    """A prompt could not be rendered with the params it was given."""
+
+
+class PromptEvaluationError(AffordanceError):
+    """An evaluation could not complete: the provider failed, or its answer was unusable.
+
+    Tool failures never raise this; they go back to the model as failed tool results.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        prompt_name: str | None = None,
+        phase: str = "request",
+        provider: str | None = None,
+        status: int | None = None,
+        request_id: str | None = None,
+        raw_text: str | None = None,
+    ) -> None:
+        self.message = message
+        self.prompt_name = prompt_name
+        self.phase = phase
+        self.provider = provider
+        self.status = status
+        self.request_id = request_id
+        self.raw_text = raw_text
+        details = [f"phase={phase}"]
+        if prompt_name is not None:
+            details.append(f"prompt={prompt_name!r}")
+        if provider is not None:
+            details.append(f"provider={provider}")
+        if status is not None:
+            details.append(f"status={status}")
+        if request_id is not None:
+            details.append(f"request_id={request_id}")
+        super().__init__(f"{message} ({', '.join(details)})")
+
+
+class ToolValidationError(AffordanceError, ValueError):
+    """Arguments for a tool were rejected; the model receives the message and may retry."""
+
+    def __init__(self, message: str, *, tool_name: str | None = None) -> None:
+        self.message = message
+        self.tool_name = tool_name
+        super().__init__(message)
+
+
+class ToolError(AffordanceError):
+    """A failure a tool reports on purpose, with guidance the model can act on.
+
+    ``retryable`` errors are retried by the executor within its retry policy before they are
+    reported; the payload of :meth:`to_dict` is what the model sees.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        retryable: bool = False,
+        recover_action: str | None = None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.recover_action = recover_action
+        super().__init__(f"{code}: {message}")
+
+    def to_dict(self) -> Mapping[str, Any]:
+        return {
+            "error": self.message,
+            "code": self.code,
+            "retryable": self.retryable,
+            "recover_action": self.recover_action,
+        }

@@ -1,0 +1,46 @@
+"""``RenderedPrompt``: the text and the tools a prompt exposes for one evaluation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from affordance.tools.hosted import HostedTool
+from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.prompt.paths import SectionPath
+    from affordance.prompt.section import SectionVisibility
+
+__all__ = ["RenderedPrompt"]
+
+OutputT = TypeVar("OutputT")
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPrompt(Generic[OutputT]):
+    """Markdown text plus the tools of the enabled, fully visible sections, in order.
+
+    ``summarized`` lists the sections shown as summaries (what ``open_sections`` may open);
+    ``visibility_overrides`` are the overrides this render applied.
+    """
+
+    text: str
+    tools: tuple[Tool[Any, Any], ...] = ()
+    hosted_tools: tuple[HostedTool[Any], ...] = ()
+    output_type: Any = None
+    summarized: tuple[SectionPath, ...] = ()
+    visibility_overrides: Mapping[SectionPath, SectionVisibility] = field(default_factory=dict)
+
+    @property
+    def tool_param_descriptions(self) -> Mapping[str, Mapping[str, str]]:
+        """Per tool, the description of each documented params field."""
+        return {tool.name: tool.param_descriptions for tool in self.tools}
+
+    def tool(self, name: str) -> Tool[Any, Any] | None:
+        """The exposed tool called ``name``, if any."""
+        for candidate in self.tools:
+            if candidate.name == name:
+                return candidate
+        return None

@@ -1,0 +1,325 @@
+"""``PromptTemplate`` (alias ``Prompt``): a validated tree of sections, rendered to text+tools."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
+from affordance.errors import PromptRenderError, PromptValidationError
+from affordance.prompt.paths import SectionPath
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.section import Section, SectionVisibility
+from affordance.tools.hosted import HostedTool
+from affordance.tools.tool import Tool
+
+__all__ = ["Prompt", "PromptTemplate"]
+
+OutputT = TypeVar("OutputT")
+
+_SUMMARY = SectionVisibility.SUMMARY
+_FULL = SectionVisibility.FULL
+_NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = {}
+RESERVED_TOOL_NAMES = frozenset({"open_sections"})
+
+
+class _Node:
+    """A section placed in the tree, with what rendering needs precomputed."""
+
+    __slots__ = ("child_keys", "children", "default", "path", "section")
+
+    def __init__(self, section: Section[Any], path: SectionPath, default: Any) -> None:
+        self.section = section
+        self.path = path
+        self.default = default
+        self.children: tuple[_Node, ...] = ()
+        self.child_keys = tuple(child.key for child in section.children)
+
+
+class PromptTemplate(Generic[OutputT]):
+    """An ordered tree of sections, validated once at construction.
+
+    ``render(*params)`` matches each params dataclass to the sections declaring its type
+    (falling back to ``default_params``, then to a params instance built from field defaults)
+    and returns a :class:`RenderedPrompt`. ``PromptTemplate[Answer]`` declares the structured
+    output the evaluation parses the model's final answer into.
+    """
+
+    def __init__(
+        self,
+        *,
+        sections: Sequence[Section[Any]],
+        ns: str = "",
+        key: str | None = None,
+        name: str | None = None,
+        output_type: type[OutputT] | None = None,
+    ) -> None:
+        self.ns = ns
+        self.name = name if name is not None else (key if key is not None else "prompt")
+        self.key = key if key is not None else self.name
+        self.output_type = output_type
+        self.sections: tuple[Section[Any], ...] = tuple(sections)
+        self._index: dict[SectionPath, _Node] = {}
+        self._params_types: set[type[Any]] = set()
+        self._roots = self._build(self.sections, (), set())
+        self._check_tool_names()
+        self.has_summaries = any(
+            node.section.visibility is _SUMMARY for node in self._index.values()
+        )
+
+    def __class_getitem__(cls, item: Any) -> TypeArgsAlias:
+        return subscript(cls, item)
+
+    @classmethod
+    def _type_args_to_kwargs(cls, args: tuple[Any, ...]) -> dict[str, Any]:
+        (output_type,) = args
+        return {"output_type": output_type} if is_concrete(output_type) else {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(ns={self.ns!r}, key={self.key!r}, name={self.name!r})"
+
+    # -- structure -------------------------------------------------------------------------
+
+    def section(self, path: SectionPath | str) -> Section[Any] | None:
+        """The section at ``path`` (a key tuple or ``"parent.child"``), if there is one."""
+        key = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
+        node = self._index.get(key)
+        return None if node is None else node.section
+
+    def section_paths(self) -> tuple[SectionPath, ...]:
+        """Every section path, depth first, in declaration order."""
+        return tuple(self._index)
+
+    def tools(self) -> tuple[Tool[Any, Any], ...]:
+        """Every tool declared anywhere in the tree, enabled or not, in declaration order."""
+        return tuple(tool for node in self._index.values() for tool in node.section.tools())
+
+    def _build(
+        self, sections: Sequence[Section[Any]], parent: SectionPath, seen: set[int]
+    ) -> tuple[_Node, ...]:
+        nodes: list[_Node] = []
+        keys: set[str] = set()
+        for section in sections:
+            if not isinstance(section, Section):
+                raise PromptValidationError(
+                    f"prompt sections must be Section instances, got {type(section).__qualname__}",
+                    section_path=parent,
+                )
+            path = (*parent, section.key)
+            if section.key in keys:
+                raise PromptValidationError(
+                    f"two sibling sections share the key {section.key!r}; give one a distinct "
+                    "key=...",
+                    section_path=path,
+                )
+            if id(section) in seen:
+                raise PromptValidationError(
+                    "the same Section object appears twice in the prompt", section_path=path
+                )
+            keys.add(section.key)
+            seen.add(id(section))
+            node = _Node(section, path, _default_params(section, path))
+            if section.params_type is not None:
+                self._params_types.add(section.params_type)
+            self._index[path] = node
+            node.children = self._build(section.children, path, seen)
+            nodes.append(node)
+        return tuple(nodes)
+
+    def _check_tool_names(self) -> None:
+        owners: dict[str, SectionPath] = {}
+        for path, node in self._index.items():
+            section = node.section
+            named: list[Tool[Any, Any] | HostedTool[Any]] = [*section.tools()]
+            for hosted in section.hosted_tools():
+                if not isinstance(hosted, HostedTool):
+                    raise PromptValidationError(
+                        "hosted_tools must be HostedTool instances, got "
+                        f"{type(hosted).__qualname__}",
+                        section_path=path,
+                    )
+                named.append(hosted)
+            for tool in named:
+                if tool.name in RESERVED_TOOL_NAMES:
+                    raise PromptValidationError(
+                        f"the tool name {tool.name!r} is reserved for the builtin tool",
+                        section_path=path,
+                        tool_name=tool.name,
+                    )
+                if tool.name in owners:
+                    raise PromptValidationError(
+                        f"duplicate tool name {tool.name!r}; it is already declared in section "
+                        f"{'.'.join(owners[tool.name])!r}",
+                        section_path=path,
+                        tool_name=tool.name,
+                    )
+                owners[tool.name] = path
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def render(
+        self,
+        *params: Any,
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+    ) -> RenderedPrompt[OutputT]:
+        """Render the enabled sections with ``params``; see the class docstring."""
+        lookup = self._params_lookup(params)
+        overrides = _NO_OVERRIDES
+        if visibility_overrides:
+            overrides = self._checked_overrides(visibility_overrides)
+        parts: list[str] = []
+        tools: list[Tool[Any, Any]] = []
+        hosted: list[HostedTool[Any]] = []
+        summarized: list[SectionPath] = []
+        _render_level(self._roots, 0, "", lookup, overrides, parts, tools, hosted, summarized)
+        if summarized:
+            from affordance.prompt.disclosure import open_sections_tool
+
+            tools.append(open_sections_tool())
+        return RenderedPrompt(
+            text="\n\n".join(parts),
+            tools=tuple(tools),
+            hosted_tools=tuple(hosted),
+            output_type=self.output_type,
+            summarized=tuple(summarized),
+            visibility_overrides=overrides,
+        )
+
+    def _params_lookup(self, params: Sequence[Any]) -> dict[type[Any], Any]:
+        lookup: dict[type[Any], Any] = {}
+        for value in params:
+            kind = type(value)
+            if kind not in self._params_types:
+                raise PromptRenderError(
+                    f"no section of the prompt takes params of type {kind.__qualname__}",
+                    dataclass=kind,
+                )
+            if kind in lookup:
+                raise PromptRenderError(
+                    f"params of type {kind.__qualname__} were given twice", dataclass=kind
+                )
+            lookup[kind] = value
+        return lookup
+
+    def _checked_overrides(
+        self, overrides: Mapping[SectionPath, SectionVisibility]
+    ) -> Mapping[SectionPath, SectionVisibility]:
+        checked: dict[SectionPath, SectionVisibility] = {}
+        for raw_path, requested in overrides.items():
+            path = tuple(raw_path)
+            node = self._index.get(path)
+            if node is None:
+                raise PromptRenderError(
+                    f"visibility override for unknown section {'.'.join(path)!r}",
+                    section_path=path,
+                )
+            raw: object = requested
+            visibility = raw if isinstance(raw, SectionVisibility) else SectionVisibility(raw)
+            if visibility is _SUMMARY and not node.section.has_summary():
+                raise PromptRenderError(
+                    "cannot summarize a section that has no summary", section_path=path
+                )
+            checked[path] = visibility
+        return checked
+
+
+Prompt = PromptTemplate
+"""The seeds' earlier name for :class:`PromptTemplate`; both work everywhere."""
+
+
+def _default_params(section: Section[Any], path: SectionPath) -> Any:
+    """What a section renders with when the caller passes no params of its type (or None)."""
+    if section.default_params is not None:
+        return section.default_params
+    params_type = section.params_type
+    if params_type is None:
+        return None
+    try:
+        return params_type()
+    except (TypeError, ValueError):
+        return None  # required fields: the caller must supply params
+
+
+def _render_level(
+    nodes: tuple[_Node, ...],
+    depth: int,
+    prefix: str,
+    lookup: Mapping[type[Any], Any],
+    overrides: Mapping[SectionPath, SectionVisibility],
+    parts: list[str],
+    tools: list[Tool[Any, Any]],
+    hosted: list[HostedTool[Any]],
+    summarized: list[SectionPath],
+) -> None:
+    hashes = "#" * (depth + 2)
+    number = 0
+    for node in nodes:
+        section = node.section
+        params_type = section.params_type
+        params = None
+        if params_type is not None:
+            params = lookup.get(params_type, node.default)
+            if params is None:
+                raise _missing_params(node)
+        if section.enabled is not None and not section.is_enabled(params):
+            continue
+        number += 1
+        label = f"{prefix}{number}"
+        heading = f"{hashes} {label} {section.title}"
+        visibility = (
+            overrides.get(node.path, section.visibility) if overrides else section.visibility
+        )
+        try:
+            if visibility is _SUMMARY:
+                summary = section.render_summary(params)
+                suffix = section.render_summary_suffix(node.path, node.child_keys)
+                parts.append(
+                    f"{heading}\n{summary}\n---\n{suffix}"
+                    if summary
+                    else f"{heading}\n---\n{suffix}"
+                )
+                summarized.append(node.path)
+                continue
+            body = section.render_body(params)
+        except PromptRenderError as error:
+            if len(error.section_path) > 1 or error.section_path == node.path:
+                raise
+            raise PromptRenderError(
+                error.message,
+                section_path=node.path,
+                dataclass=params_type,
+                placeholder=error.placeholder,
+            ) from error
+        parts.append(f"{heading}\n{body}" if body else heading)
+        tools.extend(section.tools())
+        hosted.extend(section.hosted_tools())
+        if node.children:
+            _render_level(
+                node.children,
+                depth + 1,
+                f"{label}.",
+                lookup,
+                overrides,
+                parts,
+                tools,
+                hosted,
+                summarized,
+            )
+
+
+def _missing_params(node: _Node) -> PromptRenderError:
+    params_type = node.section.params_type
+    assert params_type is not None
+    fields = getattr(params_type, "__dataclass_fields__", {})
+    required = [
+        name
+        for name, f in fields.items()
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and f.init
+    ]
+    return PromptRenderError(
+        f"missing params {params_type.__qualname__} (required fields: {', '.join(required)}); "
+        "pass an instance to render() or set default_params on the section",
+        section_path=node.path,
+        dataclass=params_type,
+    )

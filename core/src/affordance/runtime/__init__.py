@@ -1,0 +1,39 @@
+"""The runtime: tool execution, the evaluation loop, events and sessions."""
+
+from affordance.runtime.confirmation import Confirmation, PendingConfirmation, approve, deny
+from affordance.runtime.events import (
+    ConfirmationRequested,
+    ConfirmationResolved,
+    DisclosureRequest,
+    EventBus,
+    PromptExecuted,
+    PromptRendered,
+    ToolCallDenied,
+    ToolInvoked,
+)
+from affordance.runtime.executor import ToolExecutor
+from affordance.runtime.policy import AllowList, PolicyDecision, ToolPolicy
+from affordance.runtime.response import PromptResponse, ToolCallResult
+from affordance.runtime.session import Session
+
+__all__ = [
+    "AllowList",
+    "Confirmation",
+    "ConfirmationRequested",
+    "ConfirmationResolved",
+    "DisclosureRequest",
+    "EventBus",
+    "PendingConfirmation",
+    "PolicyDecision",
+    "PromptExecuted",
+    "PromptRendered",
+    "PromptResponse",
+    "Session",
+    "ToolCallDenied",
+    "ToolCallResult",
+    "ToolExecutor",
+    "ToolInvoked",
+    "ToolPolicy",
+    "approve",
+    "deny",
+]

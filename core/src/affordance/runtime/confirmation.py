@@ -1,0 +1,39 @@
+"""Confirming destructive tool calls: the caller's approve/deny answers and what waits for them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Confirmation", "PendingConfirmation", "approve", "deny"]
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """The caller's answer for one pending call; build it with :func:`approve` or :func:`deny`."""
+
+    approved: bool
+    message: str = ""
+
+
+def approve() -> Confirmation:
+    return Confirmation(True)
+
+
+def deny(message: str = "") -> Confirmation:
+    """Refuse the call; ``message`` is passed to the model as the reason."""
+    return Confirmation(False, message)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingConfirmation:
+    """A destructive call whose arguments were validated and which waits for approval.
+
+    ``arguments`` is the validated params as JSON-like data, for showing to a person.
+    """
+
+    call_id: str
+    name: str
+    params: Any
+    arguments: Mapping[str, Any]

@@ -1,0 +1,517 @@
+"""The evaluation loop, written once as a sans-IO state machine.
+
+:class:`Evaluation` never sends a request or runs a handler itself. It returns *actions* —
+:class:`SendRequest`, :class:`RunCalls`, :class:`Finished` — and the drivers in
+``affordance.runtime.drivers`` perform them (sync or async) and feed the results back through
+:meth:`Evaluation.on_turn` and :meth:`Evaluation.on_outcomes`. Every decision — tool failure
+semantics, terminal tools, confirmations, disclosure, structured output, turn and deadline
+bounds — lives here, so both drivers and every provider share it.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from affordance.clock import Deadline
+from affordance.errors import PromptEvaluationError
+from affordance.prompt.disclosure import OPEN_SECTIONS, OpenSectionsParams, requested_overrides
+from affordance.prompt.paths import SectionPath, format_path
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.section import SectionVisibility
+from affordance.prompt.template import PromptTemplate
+from affordance.runtime import failures
+from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+from affordance.runtime.events import (
+    ConfirmationRequested,
+    ConfirmationResolved,
+    DisclosureRequest,
+    EventBus,
+    PromptExecuted,
+    PromptRendered,
+    ToolCallDenied,
+    ToolInvoked,
+)
+from affordance.runtime.executor import CallOutcome, PreparedCall, ToolExecutor
+from affordance.runtime.messages import (
+    AssistantMessage,
+    Message,
+    ToolResultMessage,
+    UserMessage,
+)
+from affordance.runtime.response import PromptResponse, ToolCallResult
+from affordance.runtime.session import Session
+from affordance.runtime.turn import NO_USAGE, ModelRequest, ProviderTurn, Usage
+from affordance.serde import ParseError, dump, parse, schema
+from affordance.tools.context import ToolContext
+from affordance.tools.hosted import HostedTool, HostedToolOutput
+
+__all__ = ["Action", "Evaluation", "Finished", "RunCalls", "SendRequest"]
+
+OutputT = TypeVar("OutputT")
+
+
+@dataclass(frozen=True, slots=True)
+class SendRequest:
+    """Send this request to the model and pass the answer to ``on_turn``."""
+
+    request: ModelRequest
+
+
+@dataclass(frozen=True, slots=True)
+class RunCalls:
+    """Run these calls (concurrently if you can) and pass the outcomes to ``on_outcomes``."""
+
+    calls: tuple[tuple[PreparedCall, ToolContext], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Generic[OutputT]):
+    response: PromptResponse[OutputT]
+
+
+Action = SendRequest | RunCalls | Finished[Any]
+
+
+class _Slot:
+    """The result position of one call of the current turn."""
+
+    __slots__ = ("context", "outcome", "pending", "recorded")
+
+    def __init__(self) -> None:
+        self.outcome: CallOutcome | None = None
+        self.pending: PreparedCall | None = None
+        self.context: ToolContext | None = None
+        self.recorded = False
+
+
+class Evaluation(Generic[OutputT]):
+    """One evaluation of a prompt: its transcript, turn count and the current turn's calls."""
+
+    def __init__(
+        self,
+        *,
+        prompt: PromptTemplate[OutputT],
+        params: Sequence[Any],
+        adapter: Any,
+        session: Session,
+        bus: EventBus,
+        executor: ToolExecutor,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        max_turns: int = 16,
+        max_expansions: int = 0,
+        deadline: Deadline | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.prompt = prompt
+        self.params = tuple(params)
+        self.adapter = adapter
+        self.session = session
+        self.bus = bus
+        self.executor = executor
+        self.max_turns = max_turns
+        self.max_expansions = max_expansions
+        self.deadline = deadline
+        self.run_id = run_id or uuid.uuid4().hex
+        self.turn = 0
+        self.usage: Usage = NO_USAGE
+        self.hosted_outputs: dict[str, HostedToolOutput] = {}
+        self.tool_results: list[ToolCallResult] = []
+        self.opened: list[SectionPath] = []
+        self.expansions = 0
+        self._caller_messages = tuple(messages)
+        self._transcript: list[Message] = []
+        self._overrides: dict[SectionPath, SectionVisibility] = {
+            **session.visibility_overrides(),
+            **(visibility_overrides or {}),
+        }
+        self._slots: list[_Slot] = []
+        self._slot_of: dict[int, _Slot] = {}
+        self._terminal: PreparedCall | None = None
+        self.rendered: RenderedPrompt[OutputT] = self._render()
+        self._output_schema = _output_schema(prompt.output_type)
+
+    # -- driving ---------------------------------------------------------------------------
+
+    def start(self) -> Action:
+        return self._next_request()
+
+    def on_turn(self, turn: ProviderTurn) -> Action:
+        """Consume the model's answer: finish, or decide what to do with its tool calls."""
+        self.usage = self.usage + turn.usage
+        if turn.hosted_items and self.rendered.hosted_tools:
+            self.hosted_outputs.update(
+                self.adapter.parse_hosted_outputs(turn.hosted_items, self.rendered.hosted_tools)
+            )
+        self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
+        if not turn.tool_calls:
+            return self._finish(turn)
+        tools = {tool.name: tool for tool in self.rendered.tools}
+        self._slots = []
+        self._slot_of = {}
+        self._terminal = None
+        to_run: list[tuple[PreparedCall, ToolContext]] = []
+        for call in turn.tool_calls:
+            slot = _Slot()
+            self._slots.append(slot)
+            self._slot_of[id(call)] = slot
+            if self._terminal is not None:
+                skipped = failures.skipped_after_terminal(call.name, self._terminal.call.name)
+                slot.outcome = CallOutcome(PreparedCall(call, tools.get(call.name)), skipped)
+                continue
+            prepared = self.executor.prepare(call, tools)
+            if prepared.result is not None:
+                slot.outcome = CallOutcome(prepared, prepared.result)
+                if prepared.denial is not None:
+                    self._emit(
+                        ToolCallDenied(
+                            self.prompt.name, self.run_id, call.id, call.name, prepared.denial
+                        )
+                    )
+                continue
+            slot.context = self._context(call.id)
+            if prepared.needs_confirmation:
+                slot.pending = prepared
+                self._emit(
+                    ConfirmationRequested(
+                        self.prompt.name, self.run_id, call.id, call.name, prepared.params
+                    )
+                )
+                continue
+            if prepared.tool is not None and prepared.tool.terminal:
+                self._terminal = prepared
+            to_run.append((prepared, slot.context))
+        if to_run:
+            return RunCalls(tuple(to_run))
+        return self.on_outcomes(())
+
+    def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
+        """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""
+        for outcome in outcomes:
+            slot = self._slot_of.get(id(outcome.prepared.call))
+            if slot is None:
+                raise RuntimeError("on_outcomes got an outcome for a call of another turn")
+            slot.outcome = outcome
+        if any(slot.outcome is None and slot.pending is None for slot in self._slots):
+            raise RuntimeError("on_outcomes is missing the outcome of a call")
+        self._record_new()
+        if any(slot.pending is not None for slot in self._slots):
+            return self._suspend()
+        return self._close_turn()
+
+    def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
+        """Continue a suspended evaluation with the caller's answers for its pending calls."""
+        pending = [slot for slot in self._slots if slot.pending is not None]
+        missing = sorted(
+            slot.pending.call.id
+            for slot in pending
+            if slot.pending is not None and slot.pending.call.id not in confirmations
+        )
+        if missing:
+            raise PromptEvaluationError(
+                f"confirmations missing for pending calls: {', '.join(missing)}",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+            )
+        self.session.release(self)
+        tools = {tool.name: tool for tool in self.rendered.tools}
+        to_run: list[tuple[PreparedCall, ToolContext]] = []
+        for slot in pending:
+            prepared, context = slot.pending, slot.context
+            assert prepared is not None
+            assert context is not None
+            slot.pending = None
+            call = prepared.call
+            answer = confirmations[call.id]
+            self._emit(
+                ConfirmationResolved(
+                    self.prompt.name,
+                    self.run_id,
+                    call.id,
+                    call.name,
+                    answer.approved,
+                    answer.message,
+                )
+            )
+            if not answer.approved:
+                slot.outcome = CallOutcome(
+                    prepared, failures.not_confirmed(call.name, answer.message)
+                )
+                continue
+            confirmed = self.executor.prepare(call, tools, confirmed=True)
+            if confirmed.result is not None:
+                slot.outcome = CallOutcome(confirmed, confirmed.result)
+            else:
+                to_run.append((confirmed, context))
+        if to_run:
+            return RunCalls(tuple(to_run))
+        return self.on_outcomes(())
+
+    def pending_call_ids(self) -> tuple[str, ...]:
+        return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
+
+    # -- turn bookkeeping ------------------------------------------------------------------
+
+    def _record_new(self) -> None:
+        """Finish, log and publish each outcome once, in call order."""
+        for slot in self._slots:
+            if slot.outcome is not None and not slot.recorded:
+                slot.recorded = True
+                self._publish_outcome(slot.outcome)
+
+    def _publish_outcome(self, outcome: CallOutcome) -> None:
+        prepared = outcome.prepared
+        self.executor.finish(outcome, run_id=self.run_id, turn=self.turn)
+        result = outcome.result
+        self._emit(
+            ToolInvoked(
+                prompt_name=self.prompt.name,
+                run_id=self.run_id,
+                turn=self.turn,
+                call_id=prepared.call.id,
+                name=prepared.call.name,
+                params=prepared.params,
+                result=result,
+                rendered_output=result.render(),
+                duration=outcome.duration,
+                attempts=outcome.attempts,
+                cached=prepared.cached,
+                disclosure=self._disclosure(prepared),
+            )
+        )
+
+    def _close_turn(self) -> Action:
+        terminal_result = None
+        for slot in self._slots:
+            outcome = slot.outcome
+            assert outcome is not None
+            prepared, result = outcome.prepared, outcome.result
+            self._transcript.append(
+                ToolResultMessage(
+                    prepared.call.id, prepared.call.name, result.model_text(), not result.success
+                )
+            )
+            self.tool_results.append(
+                ToolCallResult(prepared.call, result, prepared.params, self.turn)
+            )
+            if self._terminal is not None and prepared is self._terminal:
+                terminal_result = result
+        self._slots = []
+        if terminal_result is not None and terminal_result.success:
+            overrides = requested_overrides(terminal_result.value)
+            if overrides and self.expansions < self.max_expansions:
+                self.expansions += 1
+                self._open(overrides)
+                return self._next_request()
+            return self._respond(
+                text=None, finish_reason="terminal_tool", expansion=overrides or None
+            )
+        return self._next_request()
+
+    def _suspend(self) -> Action:
+        self.session.suspend(self)
+        pending = tuple(
+            PendingConfirmation(
+                s.pending.call.id,
+                s.pending.call.name,
+                s.pending.params,
+                _arguments(s.pending.params),
+            )
+            for s in self._slots
+            if s.pending is not None
+        )
+        return self._respond(text=None, finish_reason="confirmation_required", pending=pending)
+
+    # -- requests, rendering, output -------------------------------------------------------
+
+    def _next_request(self) -> Action:
+        if self.turn >= self.max_turns:
+            raise PromptEvaluationError(
+                f"the model kept calling tools for {self.max_turns} turns (max_turns); raise "
+                "max_turns or check the tools' results",
+                prompt_name=self.prompt.name,
+                phase="loop",
+            )
+        if self.deadline is not None and self.deadline.expired():
+            raise PromptEvaluationError(
+                "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
+            )
+        self.turn += 1
+        rendered = self.rendered
+        if self._caller_messages:
+            instructions: str | None = rendered.text
+            messages: tuple[Message, ...] = (*self._caller_messages, *self._transcript)
+        else:
+            instructions = None
+            messages = (UserMessage(rendered.text), *self._transcript)
+        hosted = self._allowed_hosted(rendered.hosted_tools)
+        return SendRequest(
+            ModelRequest(
+                prompt_name=self.prompt.name,
+                run_id=self.run_id,
+                turn=self.turn,
+                rendered=rendered,
+                instructions=instructions,
+                messages=messages,
+                tools=rendered.tools,
+                hosted_tools=hosted,
+                output_schema=self._output_schema,
+                output_name=_output_name(self.prompt.output_type),
+            )
+        )
+
+    def _allowed_hosted(self, hosted: tuple[HostedTool[Any], ...]) -> tuple[HostedTool[Any], ...]:
+        policy = self.executor.policy
+        if policy is None or not hosted:
+            return hosted
+        kept: list[HostedTool[Any]] = []
+        for tool in hosted:
+            decision = policy.check(tool)
+            if decision.allowed:
+                kept.append(tool)
+            elif self.turn == 1:
+                self._emit(
+                    ToolCallDenied(self.prompt.name, self.run_id, "", tool.name, decision.reason)
+                )
+        return tuple(kept)
+
+    def _render(self) -> RenderedPrompt[OutputT]:
+        rendered = self.prompt.render(*self.params, visibility_overrides=self._overrides or None)
+        self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
+        return rendered
+
+    def _open(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
+        self._overrides.update(overrides)
+        self.session.open_sections(overrides)
+        self.opened.extend(overrides)
+        self.rendered = self._render()
+
+    def _finish(self, turn: ProviderTurn) -> Action:
+        text = turn.text
+        output = None
+        if self.prompt.output_type is not None:
+            if turn.refusal is not None:
+                raise PromptEvaluationError(
+                    f"the model refused: {turn.refusal}",
+                    prompt_name=self.prompt.name,
+                    phase="output",
+                    raw_text=turn.refusal,
+                )
+            output = self._parse_output(text)
+        return self._respond(
+            text=text if text is not None else turn.refusal,
+            output=output,
+            finish_reason=turn.finish_reason,
+        )
+
+    def _parse_output(self, text: str | None) -> Any:
+        output_type = self.prompt.output_type
+        raw = _strip_fence(text or "")
+        try:
+            data = json.loads(raw)
+        except ValueError as error:
+            raise PromptEvaluationError(
+                f"the final answer is not JSON for {_output_name(output_type)}: {error}",
+                prompt_name=self.prompt.name,
+                phase="output",
+                raw_text=text,
+            ) from error
+        try:
+            return parse(output_type, data)
+        except ParseError as error:
+            raise PromptEvaluationError(
+                f"the final answer does not match {_output_name(output_type)}: {error}",
+                prompt_name=self.prompt.name,
+                phase="output",
+                raw_text=text,
+            ) from error
+
+    def _respond(
+        self,
+        *,
+        text: str | None,
+        finish_reason: str,
+        output: Any = None,
+        pending: tuple[PendingConfirmation, ...] = (),
+        expansion: Mapping[SectionPath, SectionVisibility] | None = None,
+    ) -> Finished[OutputT]:
+        response: PromptResponse[OutputT] = PromptResponse(
+            prompt_name=self.prompt.name,
+            run_id=self.run_id,
+            session=self.session,
+            output=output,
+            text=text,
+            tool_results=tuple(self.tool_results),
+            hosted_outputs=dict(self.hosted_outputs),
+            usage=self.usage,
+            pending_confirmations=pending,
+            expansion=expansion,
+            finish_reason=finish_reason,
+            turns=self.turn,
+            messages=tuple(self._transcript),
+        )
+        self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
+        return Finished(response)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _context(self, call_id: str) -> ToolContext:
+        return ToolContext(
+            prompt=self.prompt,
+            rendered_prompt=self.rendered,
+            adapter=self.adapter,
+            session=self.session,
+            event_bus=self.bus,
+            run_id=self.run_id,
+            turn=self.turn,
+            call_id=call_id,
+            deadline=self.deadline,
+        )
+
+    def _emit(self, event: object) -> None:
+        self.session.apply(event)
+        self.bus.publish(event)
+
+    def _disclosure(self, prepared: PreparedCall) -> DisclosureRequest | None:
+        params = prepared.params
+        if prepared.call.name != OPEN_SECTIONS or not isinstance(params, OpenSectionsParams):
+            return None
+        state = {format_path(path): "summary" for path in self.rendered.summarized}
+        for path in self.prompt.section_paths():
+            dotted = format_path(path)
+            if dotted not in state and not any(
+                path[: len(s)] == s for s in self.rendered.summarized
+            ):
+                state[dotted] = "full"
+        return DisclosureRequest(tuple(params.section_keys), params.reason, state)
+
+
+def _output_schema(output_type: Any) -> Mapping[str, Any] | None:
+    if output_type is None:
+        return None
+    return schema(output_type)
+
+
+def _output_name(output_type: Any) -> str:
+    return getattr(output_type, "__name__", "output")
+
+
+def _arguments(params: Any) -> Mapping[str, Any]:
+    data = dump(params) if params is not None else {}
+    return data if isinstance(data, Mapping) else {"value": data}
+
+
+def _strip_fence(text: str) -> str:
+    """Accept a final answer wrapped in a ```json fence, as models often write it."""
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        first_newline = stripped.find("\n")
+        if first_newline != -1 and stripped.endswith("```"):
+            return stripped[first_newline + 1 : -3].strip()
+    return stripped

@@ -1,0 +1,50 @@
+"""The provider-neutral transcript of an evaluation: what was said, called and answered."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+__all__ = ["AssistantMessage", "Message", "ToolCall", "ToolResultMessage", "UserMessage"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A function call the model made: ``arguments`` exactly as the provider sent them.
+
+    Providers send a JSON string (OpenAI) or an object (Anthropic, Google); the executor
+    parses and validates either form.
+    """
+
+    id: str
+    name: str
+    arguments: str | Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class UserMessage:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessage:
+    """One model turn. ``provider_items`` are opaque items the provider needs echoed back
+    (reasoning items, hosted-tool calls), as JSON-like dicts."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    provider_items: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultMessage:
+    """The answer to one tool call, as text the model reads."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
+Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage

@@ -1,0 +1,130 @@
+"""``Session``: typed state built from events by reducers, shared by the runs that use it.
+
+A slice is a tuple of values of one type. Reducers turn (slice, event) into the next slice. By
+default a session keeps every :class:`ToolInvoked` and :class:`PromptExecuted` event of its own
+runs; register more reducers for application state. Updates take a lock, so one session may be
+used from several threads or tasks.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from affordance.runtime.events import PromptExecuted, ToolInvoked
+
+if TYPE_CHECKING:
+    from affordance.prompt.paths import SectionPath
+    from affordance.prompt.section import SectionVisibility
+    from affordance.runtime.loop import Evaluation
+
+__all__ = ["Reducer", "Session", "append", "replace_latest", "upsert_by"]
+
+S = TypeVar("S")
+E = TypeVar("E")
+Reducer = Callable[[tuple[S, ...], E], tuple[S, ...]]
+
+
+def append(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+    """Add the event itself to the slice."""
+    return (*current, event)
+
+
+def replace_latest(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+    """Keep only the newest event."""
+    return (event,)
+
+
+def upsert_by(key: Callable[[Any], object]) -> Reducer[Any, Any]:
+    """Replace the entry with the same key as the event, or add it."""
+
+    def reduce(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+        wanted = key(event)
+        kept = tuple(item for item in current if key(item) != wanted)
+        return (*kept, event)
+
+    return reduce
+
+
+class Session:
+    """State that outlives one evaluation: slices, opened sections, pending confirmations."""
+
+    def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
+        self.session_id = session_id or uuid.uuid4().hex
+        self._lock = threading.RLock()
+        self._slices: dict[type[Any], tuple[Any, ...]] = {}
+        self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = {}
+        self._suspended: dict[str, Evaluation[Any]] = {}
+        self._visibility: dict[SectionPath, SectionVisibility] = {}
+        if record_events:
+            self.register_reducer(ToolInvoked, ToolInvoked, append)
+            self.register_reducer(PromptExecuted, PromptExecuted, append)
+
+    def __repr__(self) -> str:
+        return f"Session(session_id={self.session_id!r})"
+
+    def register_reducer(
+        self, event_type: type[E], slice_type: type[S], reducer: Reducer[S, E]
+    ) -> None:
+        """Run ``reducer`` on the ``slice_type`` slice for every ``event_type`` event applied."""
+        with self._lock:
+            self._reducers.setdefault(event_type, []).append((slice_type, reducer))
+
+    def apply(self, event: object) -> None:
+        """Feed one event to the reducers registered for its type."""
+        reducers = self._reducers.get(type(event))
+        if not reducers:
+            return
+        with self._lock:
+            for slice_type, reducer in reducers:
+                self._slices[slice_type] = reducer(self._slices.get(slice_type, ()), event)
+
+    def slice(self, slice_type: type[S]) -> tuple[S, ...]:
+        """The current values of a slice (empty if nothing was recorded)."""
+        return self._slices.get(slice_type, ())
+
+    def seed(self, slice_type: type[S], values: tuple[S, ...]) -> None:
+        """Set a slice directly, e.g. to restore saved state."""
+        with self._lock:
+            self._slices[slice_type] = tuple(values)
+
+    def clear(self, slice_type: type[Any] | None = None) -> None:
+        with self._lock:
+            if slice_type is None:
+                self._slices.clear()
+            else:
+                self._slices.pop(slice_type, None)
+
+    # -- visibility opened by the model, remembered across evaluations ---------------------
+
+    def visibility_overrides(self) -> Mapping[SectionPath, SectionVisibility]:
+        return dict(self._visibility)
+
+    def open_sections(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
+        with self._lock:
+            self._visibility.update(overrides)
+
+    # -- runs suspended until destructive calls are confirmed ------------------------------
+
+    def suspend(self, run: Evaluation[Any]) -> None:
+        with self._lock:
+            for call_id in run.pending_call_ids():
+                self._suspended[call_id] = run
+
+    def suspended_run(self, call_ids: set[str]) -> Evaluation[Any] | None:
+        """The one suspended run the given call ids belong to (None if unknown)."""
+        with self._lock:
+            runs = {id(run): run for cid in call_ids if (run := self._suspended.get(cid))}
+        if len(runs) > 1:
+            raise ValueError("confirmations given for calls of more than one suspended run")
+        return next(iter(runs.values()), None)
+
+    def release(self, run: Evaluation[Any]) -> None:
+        with self._lock:
+            for call_id in [cid for cid, r in self._suspended.items() if r is run]:
+                del self._suspended[call_id]
+
+    def pending_call_ids(self) -> tuple[str, ...]:
+        return tuple(self._suspended)

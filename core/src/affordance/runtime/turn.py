@@ -1,0 +1,80 @@
+"""What the loop asks a provider for (:class:`ModelRequest`) and what comes back
+(:class:`ProviderTurn`). Provider plugins translate between these and their wire format."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.runtime.messages import Message, ToolCall
+from affordance.tools.hosted import HostedTool
+from affordance.tools.tool import Tool
+
+__all__ = ["ModelRequest", "ProviderTurn", "Usage"]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts, summed over the turns of an evaluation."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_input_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+
+NO_USAGE = Usage()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    """One request to the model.
+
+    ``instructions`` is the system text (``None`` when the rendered prompt is itself the first
+    user message); ``messages`` is the transcript so far. ``output_schema`` asks for structured
+    output through the provider's native JSON-schema mode.
+    """
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    rendered: RenderedPrompt[Any]
+    instructions: str | None
+    messages: tuple[Message, ...]
+    tools: tuple[Tool[Any, Any], ...]
+    hosted_tools: tuple[HostedTool[Any], ...]
+    output_schema: Mapping[str, Any] | None = None
+    output_name: str = "output"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderTurn:
+    """A provider's answer, normalized.
+
+    ``finish_reason`` is one of ``"stop"``, ``"tool_calls"``, ``"length"``, ``"refusal"``,
+    ``"content_filter"`` or a provider-specific string. ``hosted_items`` are the response items
+    hosted-tool codecs parse; ``provider_items`` are echoed back on the next request.
+    """
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    hosted_items: tuple[Mapping[str, Any], ...] = ()
+    provider_items: tuple[Mapping[str, Any], ...] = ()
+    usage: Usage = NO_USAGE
+    finish_reason: str = "stop"
+    refusal: str | None = None
+    response_id: str | None = None

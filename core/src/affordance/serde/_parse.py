@@ -1,0 +1,352 @@
+"""`parse`: JSON-like data → typed objects, through converters compiled once per type.
+
+Parsing runs on every tool call, so each type is introspected once into a tree of closures
+(cached per type and `extra` mode); a call is then plain dict lookups and function calls.
+Converters raise `InvalidValueError` with paths relative to their value; containers catch it
+only to prefix their key, so every problem in the data is reported, not just the first.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Collection, Mapping
+from typing import Any, Literal, TypeVar, overload
+
+from affordance.serde import _pydantic
+from affordance.serde._constraints import constraint_checker
+from affordance.serde._errors import FieldError, InvalidValueError, ParseError, short_repr
+from affordance.serde._scalars import (
+    SCALAR_CONVERTERS,
+    Converter,
+    enum_converter,
+    literal_converter,
+    pass_through,
+    to_none,
+)
+from affordance.serde._shapes import (
+    AnyShape,
+    ArrayShape,
+    ConstrainedShape,
+    DataclassShape,
+    EnumShape,
+    LiteralShape,
+    LocalKey,
+    MappingShape,
+    ModelShape,
+    NoneShape,
+    ScalarShape,
+    Shape,
+    TupleShape,
+    UnionShape,
+    cache_key,
+    dataclass_fields,
+    shape_of,
+    type_name,
+)
+
+__all__ = ["parse"]
+
+T = TypeVar("T")
+Extra = Literal["forbid", "ignore"]
+
+_converters: dict[tuple[Any, bool], Converter] = {}
+"""Compiled converters by (`cache_key(type)`, forbid extra keys); filled lazily, never cleared."""
+
+_JSON_SCALARS = frozenset({str, int, float, bool})
+
+
+@overload
+def parse(cls: type[T], data: object, *, extra: Extra = "forbid") -> T: ...
+@overload
+def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any: ...
+def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
+    """Build a `cls` from JSON-like `data`, or raise `ParseError` listing every problem.
+
+    `extra="forbid"` refuses keys a dataclass does not declare; `"ignore"` drops them.
+    `parse(type(None), {})` is None, for tools that take no parameters.
+    """
+    if extra == "forbid":
+        forbid = True
+    elif extra == "ignore":
+        forbid = False
+    else:
+        raise ValueError(f"extra must be 'forbid' or 'ignore', not {extra!r}")
+    if (cls is None or cls is types.NoneType) and isinstance(data, Mapping):
+        if data and forbid:
+            unknown = ", ".join(short_repr(key) for key in data)
+            error = FieldError((), f"unknown field(s) {unknown}; none are allowed")
+            raise ParseError([error], type_name="None")
+        return None
+    try:
+        return converter_for(cls, forbid)(data)
+    except InvalidValueError as exc:
+        raise ParseError(exc.errors, type_name=type_name(cls)) from None
+
+
+def converter_for(tp: Any, forbid: bool) -> Converter:
+    """The compiled converter for `tp`, built on first use."""
+    key = cache_key(tp)
+    if isinstance(key, LocalKey):
+        return _Compiler(forbid).compile_root(tp)
+    converter = _converters.get((key, forbid))
+    if converter is None:
+        converter = _converters.setdefault((key, forbid), _Compiler(forbid).compile_root(tp))
+    return converter
+
+
+class _Compiler:
+    """Turns one type's shape tree into converters; tracks dataclasses for recursion."""
+
+    def __init__(self, forbid: bool) -> None:
+        self.forbid = forbid
+        self.in_progress: dict[Any, list[Converter]] = {}
+        self.finished: dict[Any, Converter] = {}
+
+    def compile_root(self, tp: Any) -> Converter:
+        converter = self.compile(shape_of(tp))
+        for key, finished in self.finished.items():
+            if not isinstance(key, LocalKey):
+                _converters.setdefault((key, self.forbid), finished)
+        return converter
+
+    def compile(self, shape: Shape) -> Converter:
+        if isinstance(shape, AnyShape):
+            return pass_through
+        if isinstance(shape, NoneShape):
+            return to_none
+        if isinstance(shape, ScalarShape):
+            return SCALAR_CONVERTERS[shape.cls]
+        if isinstance(shape, LiteralShape):
+            return literal_converter(shape.values)
+        if isinstance(shape, EnumShape):
+            return enum_converter(shape.cls)
+        if isinstance(shape, UnionShape):
+            return self._union(shape)
+        if isinstance(shape, ArrayShape):
+            return self._array(shape)
+        if isinstance(shape, TupleShape):
+            return self._tuple(shape)
+        if isinstance(shape, MappingShape):
+            return self._mapping(shape)
+        if isinstance(shape, DataclassShape):
+            return self._dataclass(shape)
+        if isinstance(shape, ModelShape):
+            return _pydantic.model_converter(shape.cls)
+        return self._constrained(shape)
+
+    def _constrained(self, shape: ConstrainedShape) -> Converter:
+        inner = self.compile(shape.inner)
+        if not shape.constraints.checks_values:
+            return inner
+        check = constraint_checker(shape.constraints)
+
+        def convert(value: Any) -> Any:
+            result = inner(value)
+            if result is not None and (problems := check(result)) is not None:
+                raise InvalidValueError([FieldError((), problem) for problem in problems])
+            return result
+
+        return convert
+
+    def _union(self, shape: UnionShape) -> Converter:
+        members = [self.compile(member) for member in shape.members]
+        if len(members) == 2 and NoneShape() in shape.members:
+            inner = members[1] if isinstance(shape.members[0], NoneShape) else members[0]
+            return lambda value: None if value is None else inner(value)
+        # A JSON scalar that already has a member's exact type wins over earlier members
+        # that would coerce it: 3.0 stays a float in `int | float`.
+        exact = frozenset(_plain_json_type(member) for member in shape.members) - {None}
+        names = [_shape_name(member) for member in shape.members]
+
+        def convert(value: Any) -> Any:
+            if type(value) in exact:
+                return value
+            failures: list[InvalidValueError] = []
+            for member in members:
+                try:
+                    return member(value)
+                except InvalidValueError as exc:
+                    failures.append(exc)
+            raise _union_failure(names, failures, value)
+
+        return convert
+
+    def _array(self, shape: ArrayShape) -> Converter:
+        item = self.compile(shape.item)
+        container = shape.container
+        accepted: tuple[type[Collection[Any]], ...] = (list, tuple)
+        if container is set or container is frozenset:
+            accepted = (list, tuple, set, frozenset)
+
+        def convert(value: Any) -> Any:
+            if not isinstance(value, accepted):
+                raise InvalidValueError.expected("an array", value)
+            try:
+                items = [item(element) for element in value]
+            except InvalidValueError:
+                raise InvalidValueError(_element_errors(item, value)) from None
+            return items if container is list else container(items)
+
+        return convert
+
+    def _tuple(self, shape: TupleShape) -> Converter:
+        items = [self.compile(item) for item in shape.items]
+        size = len(items)
+
+        def convert(value: Any) -> tuple[Any, ...]:
+            if not isinstance(value, list | tuple):
+                raise InvalidValueError.expected("an array", value)
+            if len(value) != size:
+                noun = "item" if size == 1 else "items"
+                raise InvalidValueError.message(f"expected {size} {noun}, got {len(value)}")
+            result: list[Any] = []
+            errors: list[FieldError] = []
+            for index, (item, element) in enumerate(zip(items, value, strict=True)):
+                try:
+                    result.append(item(element))
+                except InvalidValueError as exc:
+                    errors.extend(exc.under(index))
+            if errors:
+                raise InvalidValueError(errors)
+            return tuple(result)
+
+        return convert
+
+    def _mapping(self, shape: MappingShape) -> Converter:
+        key_converter = self.compile(shape.key)
+        value_converter = self.compile(shape.value)
+
+        def convert(value: Any) -> dict[Any, Any]:
+            if not isinstance(value, Mapping):
+                raise InvalidValueError.expected("an object", value)
+            try:
+                return {key_converter(k): value_converter(v) for k, v in value.items()}
+            except InvalidValueError:
+                pass
+            errors: list[FieldError] = []
+            for k, v in value.items():
+                path_key = k if isinstance(k, str | int) else short_repr(k)
+                try:
+                    key_converter(k)
+                except InvalidValueError as exc:
+                    errors.extend(
+                        FieldError((path_key,), f"invalid key: {e.message}") for e in exc.errors
+                    )
+                try:
+                    value_converter(v)
+                except InvalidValueError as exc:
+                    errors.extend(exc.under(path_key))
+            raise InvalidValueError(errors)
+
+        return convert
+
+    def _dataclass(self, shape: DataclassShape) -> Converter:
+        forbid = self.forbid
+        key = cache_key(shape.tp)
+        cached = None if isinstance(key, LocalKey) else _converters.get((key, forbid))
+        if cached is not None:
+            return cached
+        if key in self.in_progress:  # a recursive reference: call through the cell
+            cell = self.in_progress[key]
+
+            def call_through(value: Any) -> Any:
+                return cell[0](value)
+
+            return call_through
+        cell = self.in_progress[key] = []
+        specs = dataclass_fields(shape)
+        converters = {spec.name: self.compile(spec.shape) for spec in specs}
+        required = frozenset(spec.name for spec in specs if spec.required)
+        required_in_order = [spec.name for spec in specs if spec.required]
+        allowed = ", ".join(converters) if converters else "none"
+        cls = shape.cls
+
+        def convert(value: Any) -> Any:
+            if type(value) is not dict:
+                if isinstance(value, cls):
+                    return value
+                if not isinstance(value, Mapping):
+                    raise InvalidValueError.expected("an object", value)
+            kwargs: dict[str, Any] = {}
+            errors: list[FieldError] = []
+            for name, element in value.items():
+                converter = converters.get(name)
+                if converter is None:
+                    if forbid:
+                        message = f"unknown field {short_repr(name)}; allowed fields: {allowed}"
+                        errors.append(FieldError((), message))
+                    continue
+                try:
+                    kwargs[name] = converter(element)
+                except InvalidValueError as exc:
+                    errors.extend(exc.under(name))
+            if not required <= value.keys():
+                missing = (name for name in required_in_order if name not in value)
+                errors.extend(FieldError((name,), "missing required field") for name in missing)
+            if errors:
+                raise InvalidValueError(errors)
+            return _construct(cls, kwargs)
+
+        cell.append(convert)
+        del self.in_progress[key]
+        self.finished[key] = convert
+        return convert
+
+
+def _construct(cls: type[Any], kwargs: dict[str, Any]) -> Any:
+    """`cls(**kwargs)`; a `ValueError` from `__post_init__` is a problem with the data."""
+    try:
+        return cls(**kwargs)
+    except ParseError as exc:
+        raise InvalidValueError(list(exc.errors)) from None
+    except ValueError as exc:
+        lines = (line.strip() for line in str(exc).splitlines())
+        raise InvalidValueError.message("; ".join(line for line in lines if line)) from None
+
+
+def _element_errors(item: Converter, elements: Any) -> list[FieldError]:
+    errors: list[FieldError] = []
+    for index, element in enumerate(elements):
+        try:
+            item(element)
+        except InvalidValueError as exc:
+            errors.extend(exc.under(index))
+    return errors
+
+
+def _union_failure(
+    names: list[str], failures: list[InvalidValueError], value: Any
+) -> InvalidValueError:
+    """One report for a value that fit no member of a union.
+
+    Members the value could not even start to match (a string for an object) are summed up in
+    one line; otherwise the errors of the closest member, the one with fewest errors, are shown.
+    """
+    near = [(len(f.errors), i) for i, f in enumerate(failures) if f.expected_what is None]
+    if not near:
+        wanted = list(dict.fromkeys(f.expected_what for f in failures if f.expected_what))
+        return InvalidValueError.expected(" or ".join(wanted), value)
+    if len(near) == 1:
+        return failures[near[0][1]]
+    closest = min(near)[1]
+    note = f"matches none of {', '.join(names)}; errors for the closest, {names[closest]}:"
+    return InvalidValueError([FieldError((), note), *failures[closest].errors])
+
+
+def _plain_json_type(shape: Shape) -> type | None:
+    """The JSON scalar type a member takes as is, if it is one."""
+    if isinstance(shape, NoneShape):
+        return types.NoneType
+    if isinstance(shape, ScalarShape) and shape.cls in _JSON_SCALARS:
+        return shape.cls
+    return None
+
+
+def _shape_name(shape: Shape) -> str:
+    if isinstance(shape, DataclassShape):
+        return type_name(shape.tp)
+    if isinstance(shape, ModelShape | ScalarShape | EnumShape):
+        return shape.cls.__name__
+    if isinstance(shape, ConstrainedShape):
+        return _shape_name(shape.inner)
+    return type(shape).__name__.removesuffix("Shape").lower()

@@ -1,0 +1,18 @@
+"""Offline adapters and helpers for testing code built on affordance."""
+
+from affordance.testing.clock import FakeClock
+from affordance.testing.network import NetworkBlockedError, block_network
+from affordance.testing.scripted import ScriptedAdapter, text, tool_call, tool_calls
+from affordance.testing.sweep import ToolSweepAdapter, sample_from_schema
+
+__all__ = [
+    "FakeClock",
+    "NetworkBlockedError",
+    "ScriptedAdapter",
+    "ToolSweepAdapter",
+    "block_network",
+    "sample_from_schema",
+    "text",
+    "tool_call",
+    "tool_calls",
+]

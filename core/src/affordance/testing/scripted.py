@@ -1,0 +1,109 @@
+"""``ScriptedAdapter``: an offline, deterministic provider for tests and demos.
+
+It answers each request with the next step of a script (or from a responder function), records
+every request it saw, and can check that the script was used up.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from affordance.adapters.base import ProviderAdapter
+from affordance.runtime.executor import ToolExecutor
+from affordance.runtime.messages import ToolCall
+from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance.tools.hosted import HostedToolCodec
+
+__all__ = ["Responder", "ScriptedAdapter", "Step", "text", "tool_call", "tool_calls"]
+
+Responder = Callable[[ModelRequest], ProviderTurn]
+Step = ProviderTurn | BaseException | Responder
+
+_ids = itertools.count(1)
+
+
+def tool_call(
+    name: str, arguments: Mapping[str, Any] | str | None = None, *, call_id: str | None = None
+) -> ToolCall:
+    """A call as a provider would send it; a mapping is sent as a JSON string (as OpenAI does)."""
+    raw = arguments if isinstance(arguments, str) else json.dumps(dict(arguments or {}))
+    return ToolCall(call_id or f"call_{next(_ids)}", name, raw)
+
+
+def tool_calls(
+    *calls: ToolCall, text: str | None = None, usage: Usage | None = None
+) -> ProviderTurn:
+    """A turn in which the model calls tools (several calls are parallel calls)."""
+    return ProviderTurn(
+        text=text, tool_calls=calls, usage=usage or Usage(10, 5), finish_reason="tool_calls"
+    )
+
+
+def text(content: str, *, usage: Usage | None = None, **fields: Any) -> ProviderTurn:
+    """A final answer."""
+    return ProviderTurn(text=content, usage=usage or Usage(10, 5), **fields)
+
+
+class ScriptedAdapter(ProviderAdapter):
+    """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
+
+    ``responder`` answers when the script is empty (useful when many runs share one adapter).
+    ``codecs`` maps hosted tool kinds to codecs so hosted tools can be tested offline.
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        steps: Iterable[Step] = (),
+        *,
+        responder: Responder | None = None,
+        codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+        executor: ToolExecutor | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(executor=executor, **options)
+        self._steps: deque[Step] = deque(steps)
+        self._responder = responder
+        self._codecs = dict(codecs or {})
+        self._lock = threading.Lock()
+        self.requests: list[ModelRequest] = []
+
+    def add(self, *steps: Step) -> None:
+        with self._lock:
+            self._steps.extend(steps)
+
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        with self._lock:
+            self.requests.append(request)
+            step: Step | None = self._steps.popleft() if self._steps else self._responder
+        if step is None:
+            raise AssertionError(
+                f"ScriptedAdapter has no step left for request {len(self.requests)} "
+                f"(turn {request.turn} of {request.prompt_name!r})"
+            )
+        if isinstance(step, BaseException):
+            raise step
+        if isinstance(step, ProviderTurn):
+            return step
+        return step(request)
+
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        return self.send(request)
+
+    def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
+        return self._codecs.get(kind)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._steps)
+
+    def assert_complete(self) -> None:
+        """Fail if scripted steps were never used."""
+        if self._steps:
+            raise AssertionError(f"ScriptedAdapter has {len(self._steps)} unused step(s)")

@@ -1,0 +1,90 @@
+"""Hosted tools: capabilities the provider runs server-side (web search, code execution).
+
+Core knows only their shape. Each provider plugin turns a :class:`HostedTool` into its wire
+format with a :class:`HostedToolCodec`, looked up by ``(provider, kind)`` in the plugin
+registry; codecs work on JSON-like dicts so they never import a provider SDK.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from affordance.errors import PromptValidationError
+from affordance.tools._naming import check_description, check_tool_name
+
+__all__ = ["HostedTool", "HostedToolCodec", "HostedToolConfig", "HostedToolOutput"]
+
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+@runtime_checkable
+class HostedToolConfig(Protocol):
+    """Marker for the configuration of a hosted tool: a frozen dataclass."""
+
+
+@runtime_checkable
+class HostedToolOutput(Protocol):
+    """Marker for the typed output a codec parses out of a provider response."""
+
+
+ConfigT = TypeVar("ConfigT", bound=HostedToolConfig)
+OutputT_co = TypeVar("OutputT_co", covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class HostedTool(Generic[ConfigT]):
+    """A provider-executed capability attached to a section, like a local tool.
+
+    ``kind`` names the capability (``"web_search"``); ``name`` is unique within the prompt,
+    sharing one namespace with local tools.
+    """
+
+    kind: str
+    name: str
+    description: str
+    config: ConfigT
+
+    def __post_init__(self) -> None:
+        check_tool_name(self.name, kind="HostedTool")
+        kind: object = self.kind
+        if not isinstance(kind, str) or _KIND.fullmatch(kind) is None:
+            raise PromptValidationError(
+                f"HostedTool kind {self.kind!r} must match ^[a-z][a-z0-9_]{{0,63}}$",
+                tool_name=self.name,
+            )
+        description = check_description(self.description, tool_name=self.name, kind="HostedTool")
+        object.__setattr__(self, "description", description)
+        config: object = self.config
+        params = getattr(type(config), "__dataclass_params__", None)
+        if (
+            not dataclasses.is_dataclass(config)
+            or isinstance(config, type)
+            or not (params is not None and params.frozen)
+        ):
+            raise PromptValidationError(
+                f"HostedTool config must be a frozen dataclass instance, got "
+                f"{type(config).__qualname__}",
+                tool_name=self.name,
+            )
+
+
+class HostedToolCodec(Protocol[ConfigT, OutputT_co]):
+    """How one provider declares a hosted tool kind and reads back its output.
+
+    ``serialize`` returns the provider's tool declaration as a JSON-like dict.
+    ``parse_output`` receives the provider's response items as JSON-like dicts and returns the
+    typed output, or ``None`` when the tool was not invoked in that response.
+    """
+
+    @property
+    def kind(self) -> str: ...
+
+    def serialize(self, tool: HostedTool[ConfigT]) -> dict[str, Any]: ...
+
+    def parse_output(
+        self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[ConfigT]
+    ) -> OutputT_co | None: ...

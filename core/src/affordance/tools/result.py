@@ -1,0 +1,76 @@
+"""What a tool returns: a message for the model and a typed value for the program."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from affordance.serde import dump
+
+__all__ = ["ToolRenderableResult", "ToolResult", "render_value"]
+
+PayloadT = TypeVar("PayloadT")
+ValueT = TypeVar("ValueT")
+
+
+@runtime_checkable
+class ToolRenderableResult(Protocol):
+    """A result value that chooses its own text for the model (a table, a summary, ...)."""
+
+    def render(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult(Generic[PayloadT]):
+    """The outcome of one tool call.
+
+    ``message`` is short guidance for the model; ``value`` is the typed payload handed to the
+    program, rendered for the model by :meth:`render`. ``success`` is the flag reducers and
+    telemetry trust. With ``exclude_value_from_context`` the model sees only the message while
+    the value still reaches the session and events.
+    """
+
+    message: str
+    value: PayloadT | None = None
+    success: bool = True
+    exclude_value_from_context: bool = False
+
+    @classmethod
+    def ok(cls, value: ValueT, message: str = "OK") -> ToolResult[ValueT]:
+        return ToolResult(message=message, value=value)
+
+    @classmethod
+    def error(cls, message: str, value: ValueT | None = None) -> ToolResult[ValueT]:
+        return ToolResult(message=message, value=value, success=False)
+
+    def render(self) -> str:
+        """The value as the model sees it: its ``render()``, else compact JSON; ``""`` for None."""
+        return render_value(self.value)
+
+    def model_text(self) -> str:
+        """The full body of the tool message sent to the provider."""
+        if self.value is None or self.exclude_value_from_context:
+            return self.message
+        rendered = render_value(self.value)
+        if not self.message:
+            return rendered
+        return f"{self.message}\n{rendered}"
+
+
+def render_value(value: object) -> str:
+    """Render a tool value: ``render()`` if it has one, strings as they are, else compact JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    render = getattr(value, "render", None)
+    if callable(render):
+        text = render()
+        if not isinstance(text, str):
+            raise TypeError(
+                f"{type(value).__qualname__}.render() returned {type(text).__qualname__}, not str"
+            )
+        return text
+    data: Any = dump(value, exclude_none=True)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

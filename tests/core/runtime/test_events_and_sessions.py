@@ -1,0 +1,110 @@
+"""Events reach subscribers and sessions; handler errors are isolated; sessions are thread-safe."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+from entity_tools import make_prompt
+
+from affordance.runtime import (
+    EventBus,
+    PromptExecuted,
+    PromptRendered,
+    Session,
+    ToolInvoked,
+)
+from affordance.runtime.session import replace_latest, upsert_by
+from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
+
+
+def test_an_evaluation_publishes_rendered_invoked_and_executed_events_in_order():
+    bus = EventBus()
+    seen: list[object] = []
+    bus.subscribe(object, seen.append)
+    adapter = ScriptedAdapter([tool_calls(tool_call("lookup", {"entity_id": "a"})), text("ok")])
+    response = adapter.evaluate(make_prompt(), bus=bus)
+    assert [type(e) for e in seen] == [PromptRendered, ToolInvoked, PromptExecuted]
+    invoked = seen[1]
+    assert isinstance(invoked, ToolInvoked)
+    assert (invoked.run_id, invoked.turn, invoked.success) == (response.run_id, 1, True)
+    assert invoked.duration >= 0
+    executed = seen[2]
+    assert isinstance(executed, PromptExecuted)
+    assert executed.response is response
+
+
+def test_a_failing_subscriber_is_logged_and_does_not_break_the_run(caplog):
+    bus = EventBus()
+    later: list[object] = []
+
+    def broken(event: object) -> None:
+        raise RuntimeError("subscriber bug")
+
+    bus.subscribe(ToolInvoked, broken)
+    bus.subscribe(ToolInvoked, later.append)
+    adapter = ScriptedAdapter([tool_calls(tool_call("lookup", {"entity_id": "a"})), text("ok")])
+    with caplog.at_level(logging.ERROR, logger="affordance.events"):
+        response = adapter.evaluate(make_prompt(), bus=bus)
+    assert response.text == "ok"
+    assert len(later) == 1
+    assert "event handler failed" in caplog.text
+
+
+def test_unsubscribe_stops_delivery():
+    bus = EventBus()
+    seen: list[object] = []
+    bus.subscribe(str, seen.append)
+    bus.publish("a")
+    bus.unsubscribe(str, seen.append)
+    bus.publish("b")
+    assert seen == ["a"]
+    assert not bus.has_subscribers()
+
+
+def test_the_session_records_tool_invocations_and_executions_of_its_runs():
+    session = Session()
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("lookup", {"entity_id": "a"})), text("one"), text("two")]
+    )
+    adapter.evaluate(make_prompt(), session=session)
+    adapter.evaluate(make_prompt(), session=session)
+    assert [e.name for e in session.slice(ToolInvoked)] == ["lookup"]
+    assert [e.response.text for e in session.slice(PromptExecuted)] == ["one", "two"]
+
+
+@dataclass(frozen=True)
+class Counter:
+    value: int
+
+
+def test_custom_reducers_build_typed_slices():
+    session = Session(record_events=False)
+    session.register_reducer(Counter, Counter, replace_latest)
+    session.apply(Counter(1))
+    session.apply(Counter(2))
+    assert session.slice(Counter) == (Counter(2),)
+    session.register_reducer(ToolInvoked, ToolInvoked, upsert_by(lambda e: e.name))
+    assert session.slice(ToolInvoked) == ()
+    session.clear(Counter)
+    assert session.slice(Counter) == ()
+    session.seed(Counter, (Counter(7),))
+    assert session.slice(Counter) == (Counter(7),)
+
+
+def test_session_updates_are_safe_under_threads():
+    session = Session(record_events=False)
+    session.register_reducer(Counter, Counter, lambda current, event: (*current, event))
+
+    def worker(offset: int) -> None:
+        for n in range(500):
+            session.apply(Counter(offset + n))
+
+    threads = [threading.Thread(target=worker, args=(i * 1000,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(session.slice(Counter)) == 4000
+    assert len({c.value for c in session.slice(Counter)}) == 4000

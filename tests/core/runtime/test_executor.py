@@ -1,0 +1,339 @@
+"""Every tool call gets exactly one result; the evaluation is never aborted by a tool."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+
+import pytest
+from entity_tools import Entity, LookupParams, make_prompt, slow
+
+from affordance import Tool, ToolContext, ToolError, ToolResult, ToolValidationError
+from affordance.adapters import ToolResultMessage
+from affordance.clock import Deadline
+from affordance.errors import PromptEvaluationError
+from affordance.runtime import AllowList, EventBus, ToolExecutor, ToolInvoked
+from affordance.testing import FakeClock, ScriptedAdapter, text, tool_call, tool_calls
+from affordance.tools import RetryPolicy
+
+
+def run_one(call, *extra_tools, executor=None, asynchronous=False):
+    """Evaluate: one turn with ``call``, then a final answer; return (result, events)."""
+    adapter = ScriptedAdapter([tool_calls(call), text("done")], executor=executor)
+    bus = EventBus()
+    events: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, events.append)
+    prompt = make_prompt(*extra_tools)
+    if asynchronous:
+        response = asyncio.run(adapter.aevaluate(prompt, bus=bus))
+    else:
+        response = adapter.evaluate(prompt, bus=bus)
+    assert response.text == "done"
+    assert len(response.tool_results) == 1
+    return response.tool_results[0].result, events
+
+
+def tool_messages(adapter: ScriptedAdapter) -> list[ToolResultMessage]:
+    """The tool results the model received in the last request."""
+    return [m for m in adapter.requests[-1].messages if isinstance(m, ToolResultMessage)]
+
+
+def test_successful_call_returns_the_handlers_result():
+    result, events = run_one(tool_call("lookup", {"entity_id": "a"}))
+    assert result.success
+    assert result.value == Entity("a", "https://e/a")
+    assert events[0].rendered_output == '{"entity_id":"a","url":"https://e/a"}'
+    assert events[0].params == LookupParams("a")
+
+
+def test_unknown_tool_is_a_failed_result_listing_the_tools():
+    result, events = run_one(tool_call("nope", {}))
+    assert not result.success
+    assert "Unknown tool 'nope'" in result.message
+    assert "delete, lookup" in result.message
+    assert events[0].name == "nope"
+    assert events[0].rendered_output == ""
+
+
+def test_malformed_json_is_a_failed_result():
+    result, _ = run_one(tool_call("lookup", '{"entity_id": '))
+    assert not result.success
+    assert "not valid JSON" in result.message
+
+
+def test_non_object_arguments_are_refused():
+    result, _ = run_one(tool_call("lookup", "[1, 2]"))
+    assert "must be a JSON object, got list" in result.message
+
+
+def test_invalid_arguments_are_reported_with_field_paths():
+    result, events = run_one(tool_call("lookup", {"entity_id": "", "limit": 99, "extra": 1}))
+    assert not result.success
+    assert "entity_id" in result.message
+    assert "limit" in result.message
+    assert "extra" in result.message
+    assert events[0].params is None
+
+
+def test_handler_exceptions_become_failed_results():
+    result, _ = run_one(tool_call("lookup", {"entity_id": "boom"}))
+    assert not result.success
+    assert result.value is None
+    assert result.message == "Tool 'lookup' failed: RuntimeError: database unavailable"
+
+
+def test_tool_error_reaches_the_model_as_a_structured_payload():
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("lookup", {"entity_id": "missing"})), text("ok")]
+    )
+    response = adapter.evaluate(make_prompt())
+    result = response.tool_results[0].result
+    assert not result.success
+    (message,) = tool_messages(adapter)
+    assert message.is_error
+    first_line, payload_line = message.content.split("\n")
+    assert first_line == "no such entity"
+    payload = json.loads(payload_line)
+    assert payload == {
+        "error": "no such entity",
+        "code": "NOT_FOUND",
+        "retryable": False,
+        "recover_action": "search first",
+    }
+
+
+def test_tool_validation_error_from_a_handler_is_a_failed_result():
+    def picky(params: LookupParams) -> ToolResult[None]:
+        raise ToolValidationError("entity ids start with 'e-'")
+
+    tool = Tool[LookupParams, None](name="picky", description="Picky.", handler=picky)
+    result, _ = run_one(tool_call("picky", {"entity_id": "x"}), tool)
+    assert result.message == "Invalid arguments for 'picky': entity ids start with 'e-'"
+
+
+def test_handler_returning_something_else_is_a_failed_result():
+    tool = Tool[LookupParams, None](name="sloppy", description="Sloppy.", handler=lambda p: "oops")
+    result, _ = run_one(tool_call("sloppy", {"entity_id": "x"}), tool)
+    assert "returned str, not a ToolResult" in result.message
+
+
+def test_tool_without_handler_is_a_failed_result():
+    tool = Tool[LookupParams, None](name="declared", description="Declared only.")
+    result, _ = run_one(tool_call("declared", {"entity_id": "x"}), tool)
+    assert "no handler" in result.message
+
+
+def test_tool_without_params_accepts_empty_arguments_and_refuses_others():
+    @dataclass
+    class Now:
+        iso: str
+
+    tool = Tool[None, Now](
+        name="now", description="Now.", handler=lambda p: ToolResult.ok(Now("t"))
+    )
+    assert run_one(tool_call("now", ""), tool)[0].success
+    assert run_one(tool_call("now", {}), tool)[0].success
+    refused, _ = run_one(tool_call("now", {"x": 1}), tool)
+    assert "takes no arguments" in refused.message
+
+
+def test_sync_handler_past_its_timeout_is_reported_and_the_loop_goes_on():
+    tool = Tool[LookupParams, Entity](name="slow", description="Slow.", handler=slow, timeout=0.05)
+    adapter = ScriptedAdapter(
+        [
+            tool_calls(
+                tool_call("slow", {"entity_id": "a"}), tool_call("lookup", {"entity_id": "b"})
+            ),
+            text("finished anyway"),
+        ]
+    )
+    started = time.monotonic()
+    response = adapter.evaluate(make_prompt(tool))
+    assert time.monotonic() - started < 0.9  # the slow handler was not awaited
+    slow_result, lookup_result = (r.result for r in response.tool_results)
+    assert slow_result.message == "Tool 'slow' timed out after 0.05s."
+    assert lookup_result.success
+    assert response.text == "finished anyway"
+
+
+def test_async_handler_past_its_timeout_is_reported():
+    async def sleepy(params: LookupParams) -> ToolResult[None]:
+        await asyncio.sleep(5)
+        return ToolResult.ok(None)
+
+    tool = Tool[LookupParams, None](
+        name="sleepy", description="Sleepy.", handler=sleepy, timeout=0.05
+    )
+    for asynchronous in (False, True):
+        result, _ = run_one(
+            tool_call("sleepy", {"entity_id": "a"}), tool, asynchronous=asynchronous
+        )
+        assert result.message == "Tool 'sleepy' timed out after 0.05s."
+
+
+def test_sync_handler_in_async_driver_times_out_too():
+    tool = Tool[LookupParams, Entity](name="slow", description="Slow.", handler=slow, timeout=0.05)
+    result, _ = run_one(tool_call("slow", {"entity_id": "a"}), tool, asynchronous=True)
+    assert "timed out" in result.message
+
+
+def flaky_tool(failures: int, *, retryable: bool = True):
+    calls: list[int] = []
+
+    def flaky(params: LookupParams) -> ToolResult[None]:
+        calls.append(1)
+        if len(calls) <= failures:
+            raise ToolError("BUSY", "try later", retryable=retryable)
+        return ToolResult.ok(None, message=f"worked on attempt {len(calls)}")
+
+    return Tool[LookupParams, None](name="flaky", description="Flaky.", handler=flaky), calls
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_retryable_errors_are_retried_with_exponential_backoff_and_jitter(asynchronous):
+    clock = FakeClock()
+    executor = ToolExecutor(
+        clock=clock,
+        random_unit=lambda: 0.5,
+        retry=RetryPolicy(max_attempts=3, base_delay=0.1, max_delay=1, jitter=0.5),
+    )
+    tool, calls = flaky_tool(2)
+    result, events = run_one(
+        tool_call("flaky", {"entity_id": "a"}), tool, executor=executor, asynchronous=asynchronous
+    )
+    assert result.message == "worked on attempt 3"
+    assert clock.sleeps == [0.1, 0.2]
+    assert events[0].attempts == 3
+    assert len(calls) == 3
+
+
+def test_retries_stop_at_max_attempts():
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock, retry=RetryPolicy(max_attempts=2, jitter=0))
+    tool, calls = flaky_tool(5)
+    result, events = run_one(tool_call("flaky", {"entity_id": "a"}), tool, executor=executor)
+    assert not result.success
+    assert len(calls) == 2
+    assert events[0].attempts == 2
+
+
+def test_non_retryable_errors_are_not_retried():
+    executor = ToolExecutor(clock=FakeClock())
+    tool, calls = flaky_tool(1, retryable=False)
+    result, _ = run_one(tool_call("flaky", {"entity_id": "a"}), tool, executor=executor)
+    assert not result.success
+    assert len(calls) == 1
+
+
+def test_a_tools_own_retry_policy_wins():
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock, retry=RetryPolicy(max_attempts=1))
+    tool, calls = flaky_tool(1)
+    tool = Tool[LookupParams, None](
+        name="flaky",
+        description="Flaky.",
+        handler=tool.handler,
+        retry=RetryPolicy(max_attempts=2, jitter=0),
+    )
+    result, _ = run_one(tool_call("flaky", {"entity_id": "a"}), tool, executor=executor)
+    assert result.success
+    assert len(calls) == 2
+
+
+def test_allowlist_denies_other_tools_and_records_the_decision():
+    from affordance.runtime import ToolCallDenied
+
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("delete", {"entity_id": "a"})), text("ok")],
+        executor=ToolExecutor(policy=AllowList(["lookup"])),
+    )
+    bus = EventBus()
+    denied: list[ToolCallDenied] = []
+    bus.subscribe(ToolCallDenied, denied.append)
+    response = adapter.evaluate(make_prompt(), bus=bus)
+    assert response.tool_results[0].result.message == (
+        "Tool 'delete' may not run: tool 'delete' is not on the allowlist."
+    )
+    assert [d.name for d in denied] == ["delete"]
+
+
+def test_cached_results_are_reused_until_the_ttl_expires():
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock)
+    count: list[int] = []
+
+    def counted(params: LookupParams) -> ToolResult[int]:
+        count.append(1)
+        return ToolResult.ok(len(count))
+
+    tool = Tool[LookupParams, int](
+        name="counted", description="Count.", handler=counted, cache_ttl=60
+    )
+    first, _ = run_one(tool_call("counted", {"entity_id": "a"}), tool, executor=executor)
+    second, events = run_one(tool_call("counted", {"entity_id": "a"}), tool, executor=executor)
+    assert (first.value, second.value) == (1, 1)
+    assert events[0].cached is True
+    other, _ = run_one(tool_call("counted", {"entity_id": "b"}), tool, executor=executor)
+    assert other.value == 2
+    clock.advance(61)
+    expired, events = run_one(tool_call("counted", {"entity_id": "a"}), tool, executor=executor)
+    assert expired.value == 3
+    assert events[0].cached is False
+
+
+def test_failed_results_are_not_cached():
+    executor = ToolExecutor(clock=FakeClock())
+    count: list[int] = []
+
+    def failing(params: LookupParams) -> ToolResult[None]:
+        count.append(1)
+        return ToolResult.error("nope")
+
+    tool = Tool[LookupParams, None](
+        name="failing", description="Fail.", handler=failing, cache_ttl=60
+    )
+    run_one(tool_call("failing", {"entity_id": "a"}), tool, executor=executor)
+    run_one(tool_call("failing", {"entity_id": "a"}), tool, executor=executor)
+    assert len(count) == 2
+
+
+def test_deadline_passed_before_a_call_is_a_failed_result():
+    clock = FakeClock()
+
+    def eats_the_deadline(params: LookupParams, *, context: ToolContext) -> ToolResult[None]:
+        clock.advance(10)
+        return ToolResult.ok(None)
+
+    tool = Tool[LookupParams, None](name="eater", description="Eat.", handler=eats_the_deadline)
+    adapter = ScriptedAdapter(
+        [
+            tool_calls(
+                tool_call("eater", {"entity_id": "a"}), tool_call("lookup", {"entity_id": "b"})
+            ),
+            text("late"),
+        ],
+        executor=ToolExecutor(clock=clock),
+    )
+    bus = EventBus()
+    events: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, events.append)
+    with pytest.raises(PromptEvaluationError, match="deadline"):
+        adapter.evaluate(make_prompt(tool), bus=bus, deadline=Deadline.after(5, clock))
+    # the turn still gave every call its result before the loop stopped at the deadline
+    assert [e.name for e in events] == ["eater", "lookup"]
+    assert events[0].result.success
+    assert (
+        events[1].result.message == "Tool 'lookup' was not run: the evaluation deadline has passed."
+    )
+
+
+def test_async_handlers_run_in_the_sync_driver():
+    async def fetch(params: LookupParams) -> ToolResult[Entity]:
+        await asyncio.sleep(0)
+        return ToolResult.ok(Entity(params.entity_id, "async"))
+
+    tool = Tool[LookupParams, Entity](name="fetch", description="Fetch.", handler=fetch)
+    result, _ = run_one(tool_call("fetch", {"entity_id": "a"}), tool)
+    assert result.value == Entity("a", "async")
