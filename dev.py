@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Developer entry point: sets up .venv with only python3 and pip, then runs the task.
+
+    python3 dev.py demo    the offline demo (installs just the core)
+    python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
+    python3 dev.py check   the quick loop: lint, types, every test (no matrix)
+    python3 dev.py setup   create or refresh .venv only
+
+The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
+changes. Everything after the task name is passed to the tool it runs (pytest for test/check).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+STAMP = VENV / ".affordance-setup"
+WHEELS = ROOT / "dist" / "wheels"
+PYENV_PYTHONS = ("3.11.7", "3.10.13", "3.12.1", "3.13.0")
+TOX_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 10):  # noqa: UP036 - this file must run on any python3 to say so
+        sys.stderr.write("affordance needs Python 3.10 or newer\n")
+        return 2
+    task, rest = (argv[0], argv[1:]) if argv else ("help", [])
+    tasks = {"demo": demo, "test": test, "check": check, "setup": setup_only}
+    if task not in tasks:
+        sys.stdout.write(__doc__ or "")
+        return 0 if task == "help" else 2
+    return tasks[task](rest)
+
+
+# -- tasks -------------------------------------------------------------------------------------
+
+
+def demo(rest: list[str]) -> int:
+    ensure_venv(full=False)
+    return run([str(BIN / "affordance"), "demo", *rest])
+
+
+def setup_only(rest: list[str]) -> int:
+    ensure_venv(full=True)
+    return 0
+
+
+def check(rest: list[str]) -> int:
+    ensure_venv(full=True)
+    for step in (lint, typecheck):
+        if code := step():
+            return code
+    return pytest(rest)
+
+
+def test(rest: list[str]) -> int:
+    ensure_venv(full=True)
+    for step in (lint, typecheck, matrix):
+        if code := step():
+            return code
+    return pytest(rest)
+
+
+def lint() -> int:
+    banner("ruff")
+    return run([str(BIN / "ruff"), "check", "."]) or run(
+        [str(BIN / "ruff"), "format", "--check", "."]
+    )
+
+
+def typecheck() -> int:
+    banner("mypy (strict)")
+    return run([str(BIN / "mypy")])
+
+
+def pytest(rest: list[str]) -> int:
+    banner("pytest")
+    code = run([str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", *rest])
+    return 0 if code == 5 and rest else code  # 5: a filter selected no test
+
+
+def matrix() -> int:
+    """The tox matrix: every Python the machine has, core and each plugin's SDK floor/latest."""
+    banner("tox matrix")
+    build_wheels()
+    env = dict(os.environ)
+    env.setdefault("PYENV_VERSION", ":".join(PYENV_PYTHONS))
+    env["UV_PYTHON_DOWNLOADS"] = "never"
+    env["UV_FIND_LINKS"] = str(WHEELS)
+    missing = [v for v in TOX_PYTHONS if shutil.which(f"python{v}", path=env.get("PATH")) is None]
+    if missing and env.get("CI"):
+        sys.stderr.write(f"CI needs Python {', '.join(missing)} for the matrix\n")
+        return 1
+    command = [str(BIN / "tox"), "run-parallel", "--parallel", "2", "--parallel-no-spinner"]
+    if missing:
+        sys.stdout.write(f"note: Python {', '.join(missing)} not found; their envs are skipped\n")
+        command.append("--skip-missing-interpreters=true")
+    return run(command, env=env)
+
+
+# -- environment -------------------------------------------------------------------------------
+
+
+def workspace_distributions() -> list[Path]:
+    """core/ first, then every plugin under plugins/."""
+    plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
+    return [ROOT / "core", *plugins]
+
+
+def fingerprint(full: bool) -> str:
+    digest = hashlib.sha256(f"{sys.version}|{full}".encode())
+    files = [
+        ROOT / "requirements-dev.txt",
+        *(d / "pyproject.toml" for d in workspace_distributions()),
+    ]
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_venv(*, full: bool) -> None:
+    """Create .venv if needed and install the workspace (editable) plus the dev tools."""
+    if STAMP.exists():
+        recorded = STAMP.read_text().split()
+        if fingerprint(full=True) in recorded or (not full and fingerprint(full=False) in recorded):
+            return
+    if not PYTHON.exists():
+        banner(f"creating {VENV.relative_to(ROOT)}")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    banner("installing" + (" the workspace and dev tools" if full else " the core"))
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    targets = workspace_distributions() if full else [ROOT / "core"]
+    editable = [arg for path in targets for arg in ("-e", str(path))]
+    extra = ["-r", str(ROOT / "requirements-dev.txt")] if full else []
+    if run([*pip, *editable, *extra]):
+        raise SystemExit("installing into .venv failed; see the pip output above")
+    STAMP.write_text(fingerprint(full) + "\n")
+
+
+def build_wheels() -> None:
+    """Wheels of the workspace for tox to install (real metadata, real entry points)."""
+    shutil.rmtree(WHEELS, ignore_errors=True)
+    WHEELS.mkdir(parents=True)
+    command = [str(PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+    paths = [str(p) for p in workspace_distributions()]
+    if run([*command, "--wheel-dir", str(WHEELS), *paths]):
+        raise SystemExit("building the workspace wheels failed")
+
+
+def run(command: list[str], env: dict[str, str] | None = None) -> int:
+    return subprocess.call(command, cwd=ROOT, env=env)
+
+
+def banner(text: str) -> None:
+    sys.stdout.write(f"\n== {text}\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

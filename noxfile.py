@@ -1,0 +1,58 @@
+"""Developer sessions. The compatibility matrix lives in tox.ini; these are procedures.
+
+nox -s lint typecheck tests    the quick checks
+nox -s demo                    the offline demo
+nox -s bench                   benchmarks against the peers (see bench/README.md)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = ["lint", "typecheck", "tests"]
+
+ROOT = Path(__file__).parent
+DISTRIBUTIONS = [
+    "./core",
+    *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("plugins/*/pyproject.toml")),
+]
+
+
+def install_workspace(session: nox.Session) -> None:
+    for distribution in DISTRIBUTIONS:
+        session.install("-e", distribution)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.install("ruff==0.17.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    install_workspace(session)
+    session.install("mypy==2.4.1", "pydantic>=2.6", "pytest>=8")
+    session.run("mypy")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    install_workspace(session)
+    session.install("-r", "requirements-dev.txt")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    session.install("-e", "./core")
+    session.run("affordance", "demo", *session.posargs)
+
+
+@nox.session(python="3.13")
+def bench(session: nox.Session) -> None:
+    session.run("python", "bench/run.py", *session.posargs, external=True)
