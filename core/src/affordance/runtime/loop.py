@@ -11,11 +11,11 @@ bounds — lives here, so both drivers and every provider share it.
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from affordance._ids import new_id
 from affordance.clock import Deadline
 from affordance.errors import PromptEvaluationError
 from affordance.prompt.disclosure import OPEN_SECTIONS, OpenSectionsParams, requested_overrides
@@ -118,7 +118,7 @@ class Evaluation(Generic[OutputT]):
         self.max_turns = max_turns
         self.max_expansions = max_expansions
         self.deadline = deadline
-        self.run_id = run_id or uuid.uuid4().hex
+        self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
         self.hosted_outputs: dict[str, HostedToolOutput] = {}
@@ -133,6 +133,7 @@ class Evaluation(Generic[OutputT]):
         }
         self._slots: list[_Slot] = []
         self._slot_of: dict[int, _Slot] = {}
+        self._model_text: dict[int, str] = {}
         self._terminal: PreparedCall | None = None
         self.rendered: RenderedPrompt[OutputT] = self._render()
         self._output_schema = _output_schema(prompt.output_type)
@@ -269,6 +270,8 @@ class Evaluation(Generic[OutputT]):
         prepared = outcome.prepared
         self.executor.finish(outcome, run_id=self.run_id, turn=self.turn)
         result = outcome.result
+        rendered = result.render()
+        self._model_text[id(prepared.call)] = result.model_text(rendered)
         self._emit(
             ToolInvoked(
                 prompt_name=self.prompt.name,
@@ -278,7 +281,7 @@ class Evaluation(Generic[OutputT]):
                 name=prepared.call.name,
                 params=prepared.params,
                 result=result,
-                rendered_output=result.render(),
+                rendered_output=rendered,
                 duration=outcome.duration,
                 attempts=outcome.attempts,
                 cached=prepared.cached,
@@ -292,10 +295,11 @@ class Evaluation(Generic[OutputT]):
             outcome = slot.outcome
             assert outcome is not None
             prepared, result = outcome.prepared, outcome.result
+            content = self._model_text.pop(id(prepared.call), None)
+            if content is None:
+                content = result.model_text()
             self._transcript.append(
-                ToolResultMessage(
-                    prepared.call.id, prepared.call.name, result.model_text(), not result.success
-                )
+                ToolResultMessage(prepared.call.id, prepared.call.name, content, not result.success)
             )
             self.tool_results.append(
                 ToolCallResult(prepared.call, result, prepared.params, self.turn)

@@ -9,10 +9,10 @@ used from several threads or tasks.
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from affordance._ids import new_id
 from affordance.runtime.events import PromptExecuted, ToolInvoked
 
 if TYPE_CHECKING:
@@ -52,15 +52,16 @@ class Session:
     """State that outlives one evaluation: slices, opened sections, pending confirmations."""
 
     def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
-        self.session_id = session_id or uuid.uuid4().hex
+        self.session_id = session_id or new_id()
         self._lock = threading.RLock()
         self._slices: dict[type[Any], tuple[Any, ...]] = {}
-        self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = {}
+        self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = (
+            {ToolInvoked: [(ToolInvoked, append)], PromptExecuted: [(PromptExecuted, append)]}
+            if record_events
+            else {}
+        )
         self._suspended: dict[str, Evaluation[Any]] = {}
         self._visibility: dict[SectionPath, SectionVisibility] = {}
-        if record_events:
-            self.register_reducer(ToolInvoked, ToolInvoked, append)
-            self.register_reducer(PromptExecuted, PromptExecuted, append)
 
     def __repr__(self) -> str:
         return f"Session(session_id={self.session_id!r})"
@@ -100,7 +101,7 @@ class Session:
     # -- visibility opened by the model, remembered across evaluations ---------------------
 
     def visibility_overrides(self) -> Mapping[SectionPath, SectionVisibility]:
-        return dict(self._visibility)
+        return dict(self._visibility) if self._visibility else {}
 
     def open_sections(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
         with self._lock:

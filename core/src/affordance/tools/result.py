@@ -48,11 +48,15 @@ class ToolResult(Generic[PayloadT]):
         """The value as the model sees it: its ``render()``, else compact JSON; ``""`` for None."""
         return render_value(self.value)
 
-    def model_text(self) -> str:
-        """The full body of the tool message sent to the provider."""
+    def model_text(self, rendered: str | None = None) -> str:
+        """The full body of the tool message sent to the provider.
+
+        ``rendered`` is ``render()``'s output when the caller already has it.
+        """
         if self.value is None or self.exclude_value_from_context:
             return self.message
-        rendered = render_value(self.value)
+        if rendered is None:
+            rendered = render_value(self.value)
         if not self.message:
             return rendered
         return f"{self.message}\n{rendered}"
