@@ -7,8 +7,9 @@ a terminal tool it ends the model's turn.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affordance.errors import ToolValidationError
 from affordance.prompt.paths import SectionPath, format_path, parse_path
@@ -17,8 +18,13 @@ from affordance.tools.context import ToolContext
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
 
+if TYPE_CHECKING:
+    from affordance.prompt.rendered import RenderedPrompt
+    from affordance.prompt.template import PromptTemplate
+
 __all__ = [
     "OPEN_SECTIONS",
+    "DisclosureRequest",
     "OpenSectionsParams",
     "OpenSectionsResult",
     "open_sections_tool",
@@ -108,6 +114,30 @@ def _why_not_openable(
                 f"section {dotted!r} is inside summarized {format_path(path[:depth])!r}; open that"
             )
     return f"section {dotted!r} is already fully visible"
+
+
+@dataclass(frozen=True, slots=True)
+class DisclosureRequest:
+    """Telemetry of an ``open_sections`` call: what was asked, why, and what was summarized."""
+
+    requested_sections: tuple[str, ...]
+    reason: str
+    current_visibility_state: Mapping[str, str]
+
+
+def disclosure_request(
+    tool_name: str, params: object, prompt: PromptTemplate[Any], rendered: RenderedPrompt[Any]
+) -> DisclosureRequest | None:
+    """The telemetry for a call of ``open_sections`` (None for any other tool)."""
+    if tool_name != OPEN_SECTIONS or not isinstance(params, OpenSectionsParams):
+        return None
+    summarized = rendered.summarized
+    state = {format_path(path): "summary" for path in summarized}
+    for path in prompt.section_paths():
+        hidden = any(path[: len(s)] == s for s in summarized)
+        if not hidden:
+            state.setdefault(format_path(path), "full")
+    return DisclosureRequest(tuple(params.section_keys), params.reason, state)
 
 
 _TOOL: Tool[OpenSectionsParams, OpenSectionsResult] | None = None

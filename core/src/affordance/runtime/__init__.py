@@ -1,10 +1,10 @@
 """The runtime: tool execution, the evaluation loop, events and sessions."""
 
+from affordance.prompt.disclosure import DisclosureRequest
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation, approve, deny
 from affordance.runtime.events import (
     ConfirmationRequested,
     ConfirmationResolved,
-    DisclosureRequest,
     EventBus,
     PromptExecuted,
     PromptRendered,

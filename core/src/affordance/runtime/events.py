@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from affordance.prompt.disclosure import DisclosureRequest
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
@@ -78,15 +79,6 @@ class PromptRendered:
     prompt_name: str
     run_id: str
     rendered: RenderedPrompt[Any]
-
-
-@dataclass(frozen=True, slots=True)
-class DisclosureRequest:
-    """What an ``open_sections`` call asked for, and which sections were summarized then."""
-
-    requested_sections: tuple[str, ...]
-    reason: str
-    current_visibility_state: Mapping[str, str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,8 @@ handler with timeout and retries; :meth:`ToolExecutor.finish` caches, logs and b
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import json
 import random
-import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +18,12 @@ from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
 from affordance.runtime._calllog import log_call
+from affordance.runtime._offthread import (
+    HandlerTimeoutError,
+    await_in_thread,
+    run_coroutine,
+    run_in_thread,
+)
 from affordance.runtime.cache import ResultCache, cache_key
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.policy import ToolPolicy
@@ -59,10 +62,6 @@ class CallOutcome:
     duration: float = 0.0
     attempts: int = 0
     error_code: str | None = None
-
-
-class _HandlerTimeoutError(Exception):
-    pass
 
 
 class ToolExecutor:
@@ -147,101 +146,39 @@ class ToolExecutor:
         """Run a prepared call in this thread (a sync handler with a timeout gets a thread)."""
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        tool = prepared.tool
-        assert tool is not None
-        assert tool.handler is not None
-        started = self.clock.monotonic()
-        attempt = 0
-        retry = tool.retry or self.retry
-        result: ToolResult[Any]
+        attempts = _Attempts(self, prepared, context)
         while True:
-            attempt += 1
-            timeout = self._timeout(tool, context)
-            if timeout is not None and timeout <= 0:
-                return self._outcome(
-                    prepared, failures.deadline_passed(tool.name), started, attempt
-                )
+            timeout = attempts.begin()
+            if isinstance(timeout, CallOutcome):
+                return timeout
             try:
-                value = self._call_sync(tool, prepared.params, context, timeout)
-            except _HandlerTimeoutError:
-                result, code, again = (
-                    failures.timed_out(tool.name, timeout or 0),
-                    "timeout",
-                    retry.retry_timeouts,
-                )
-            except ToolError as error:
-                result, code, again = failures.tool_error(error), error.code, error.retryable
-            except ToolValidationError as error:
-                result, code, again = (
-                    failures.invalid_arguments(tool.name, error.message),
-                    "invalid_arguments",
-                    False,
-                )
+                value = self._call_sync(attempts.tool, prepared.params, context, timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
-                result, code, again = (
-                    failures.handler_raised(tool.name, error),
-                    type(error).__name__,
-                    False,
-                )
+                step = attempts.failed(error, timeout)
+                if isinstance(step, CallOutcome):
+                    return step
+                self.clock.sleep(step)
             else:
-                return self._outcome(prepared, _checked(tool.name, value), started, attempt)
-            if not again or attempt >= retry.max_attempts:
-                return self._outcome(prepared, result, started, attempt, code)
-            delay = retry.delay(attempt, self.random_unit())
-            if not self._time_left_for(delay, context):
-                return self._outcome(prepared, result, started, attempt, code)
-            self.clock.sleep(delay)
+                return attempts.succeeded(value)
 
     async def arun(self, prepared: PreparedCall, context: ToolContext) -> CallOutcome:
         """Run a prepared call on the event loop; sync handlers run in a worker thread."""
-        import asyncio
-
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        tool = prepared.tool
-        assert tool is not None
-        assert tool.handler is not None
-        started = self.clock.monotonic()
-        attempt = 0
-        retry = tool.retry or self.retry
-        result: ToolResult[Any]
+        attempts = _Attempts(self, prepared, context)
         while True:
-            attempt += 1
-            timeout = self._timeout(tool, context)
-            if timeout is not None and timeout <= 0:
-                return self._outcome(
-                    prepared, failures.deadline_passed(tool.name), started, attempt
-                )
+            timeout = attempts.begin()
+            if isinstance(timeout, CallOutcome):
+                return timeout
             try:
-                value = await self._call_async(tool, prepared.params, context, timeout)
-            except (TimeoutError, asyncio.TimeoutError):
-                result, code, again = (
-                    failures.timed_out(tool.name, timeout or 0),
-                    "timeout",
-                    retry.retry_timeouts,
-                )
-            except ToolError as error:
-                result, code, again = failures.tool_error(error), error.code, error.retryable
-            except ToolValidationError as error:
-                result, code, again = (
-                    failures.invalid_arguments(tool.name, error.message),
-                    "invalid_arguments",
-                    False,
-                )
+                value = await self._call_async(attempts.tool, prepared.params, context, timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
-                result, code, again = (
-                    failures.handler_raised(tool.name, error),
-                    type(error).__name__,
-                    False,
-                )
+                step = attempts.failed(error, timeout)
+                if isinstance(step, CallOutcome):
+                    return step
+                await self.clock.asleep(step)
             else:
-                return self._outcome(prepared, _checked(tool.name, value), started, attempt)
-            if not again or attempt >= retry.max_attempts:
-                return self._outcome(prepared, result, started, attempt, code)
-            delay = retry.delay(attempt, self.random_unit())
-            if not self._time_left_for(delay, context):
-                return self._outcome(prepared, result, started, attempt, code)
-            await self.clock.asleep(delay)
+                return attempts.succeeded(value)
 
     def finish(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
         """Store a fresh success in the cache and log the call (metadata only)."""
@@ -275,39 +212,16 @@ class ToolExecutor:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _timeout(self, tool: Tool[Any, Any], context: ToolContext) -> float | None:
-        timeout = tool.timeout if tool.timeout is not None else self.default_timeout
-        deadline = context.deadline
-        if deadline is not None:
-            remaining = deadline.remaining()
-            timeout = remaining if timeout is None else min(timeout, remaining)
-        return timeout
-
-    def _time_left_for(self, delay: float, context: ToolContext) -> bool:
-        deadline = context.deadline
-        return deadline is None or deadline.remaining() > delay
-
-    def _outcome(
-        self,
-        prepared: PreparedCall,
-        result: ToolResult[Any],
-        started: float,
-        attempts: int,
-        error_code: str | None = None,
-    ) -> CallOutcome:
-        duration = self.clock.monotonic() - started
-        return CallOutcome(prepared, result, duration, attempts, error_code)
-
     def _call_sync(
         self, tool: Tool[Any, Any], params: Any, context: ToolContext, timeout: float | None
     ) -> object:
         handler = tool.handler
         assert handler is not None
         if tool.is_async:
-            return _run_coroutine(_invoke(tool, params, context), timeout)
+            return run_coroutine(_invoke(tool, params, context), timeout)
         if timeout is None:
             return _invoke(tool, params, context)
-        return _run_in_thread(lambda: _invoke(tool, params, context), timeout, tool.name)
+        return run_in_thread(lambda: _invoke(tool, params, context), timeout, tool.name)
 
     async def _call_async(
         self, tool: Tool[Any, Any], params: Any, context: ToolContext, timeout: float | None
@@ -321,10 +235,76 @@ class ToolExecutor:
         else:
             # A daemon thread, not the loop's pool: an overrunning handler must not hold up
             # the pool or the loop's shutdown.
-            awaitable = _in_daemon_thread(lambda: _invoke(tool, params, context), tool.name)
+            awaitable = await_in_thread(lambda: _invoke(tool, params, context), tool.name)
         if timeout is None:
             return await awaitable
-        return await asyncio.wait_for(awaitable, timeout)
+        try:
+            return await asyncio.wait_for(awaitable, timeout)
+        except asyncio.TimeoutError as error:
+            raise HandlerTimeoutError from error
+
+
+class _Attempts:
+    """The retry loop's decisions for one call, shared by :meth:`ToolExecutor.run` and
+    :meth:`ToolExecutor.arun` (which differ only in how they wait)."""
+
+    __slots__ = ("attempt", "context", "executor", "prepared", "retry", "started", "tool")
+
+    def __init__(
+        self, executor: ToolExecutor, prepared: PreparedCall, context: ToolContext
+    ) -> None:
+        tool = prepared.tool
+        assert tool is not None
+        assert tool.handler is not None
+        self.executor = executor
+        self.prepared = prepared
+        self.context = context
+        self.tool: Tool[Any, Any] = tool
+        self.retry = tool.retry or executor.retry
+        self.started = executor.clock.monotonic()
+        self.attempt = 0
+
+    def begin(self) -> float | CallOutcome | None:
+        """Start an attempt: its timeout, or the outcome if the deadline has already passed."""
+        self.attempt += 1
+        tool = self.tool
+        timeout = tool.timeout if tool.timeout is not None else self.executor.default_timeout
+        deadline = self.context.deadline
+        if deadline is not None:
+            remaining = deadline.remaining()
+            if remaining <= 0:
+                return self._outcome(failures.deadline_passed(tool.name))
+            timeout = remaining if timeout is None else min(timeout, remaining)
+        return timeout
+
+    def succeeded(self, value: object) -> CallOutcome:
+        return self._outcome(_checked(self.tool.name, value))
+
+    def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
+        """The seconds to wait before trying again, or the final outcome."""
+        name = self.tool.name
+        result: ToolResult[Any]
+        if isinstance(error, HandlerTimeoutError):
+            result, code, again = failures.timed_out(name, timeout or 0), "timeout", False
+            again = self.retry.retry_timeouts
+        elif isinstance(error, ToolError):
+            result, code, again = failures.tool_error(error), error.code, error.retryable
+        elif isinstance(error, ToolValidationError):
+            result = failures.invalid_arguments(name, error.message)
+            code, again = "invalid_arguments", False
+        else:
+            result, code, again = failures.handler_raised(name, error), type(error).__name__, False
+        if not again or self.attempt >= self.retry.max_attempts:
+            return self._outcome(result, code)
+        delay = self.retry.delay(self.attempt, self.executor.random_unit())
+        deadline = self.context.deadline
+        if deadline is not None and deadline.remaining() <= delay:
+            return self._outcome(result, code)
+        return delay
+
+    def _outcome(self, result: ToolResult[Any], error_code: str | None = None) -> CallOutcome:
+        duration = self.executor.clock.monotonic() - self.started
+        return CallOutcome(self.prepared, result, duration, self.attempt, error_code)
 
 
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
@@ -339,87 +319,6 @@ def _checked(name: str, value: object) -> ToolResult[Any]:
     if isinstance(value, ToolResult):
         return value
     return failures.bad_return(name, value)
-
-
-def _run_in_thread(function: Callable[[], object], timeout: float | None, name: str) -> object:
-    """Run ``function`` in a daemon thread and wait at most ``timeout`` seconds for it.
-
-    A handler that overruns keeps running in its thread (Python cannot stop it); its result is
-    discarded and the call is reported as timed out.
-    """
-    outcome: list[tuple[bool, object]] = []
-    done = threading.Event()
-    context = contextvars.copy_context()
-
-    def target() -> None:
-        try:
-            outcome.append((True, context.run(function)))
-        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
-            outcome.append((False, error))
-        finally:
-            done.set()
-
-    threading.Thread(target=target, name=f"affordance-tool-{name}", daemon=True).start()
-    if not done.wait(timeout):
-        raise _HandlerTimeoutError
-    ok, value = outcome[0]
-    if ok:
-        return value
-    raise value  # type: ignore[misc]
-
-
-async def _in_daemon_thread(function: Callable[[], object], name: str) -> object:
-    """Await ``function`` run in a daemon thread; abandoning the wait leaves the thread be."""
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[object] = loop.create_future()
-    context = contextvars.copy_context()
-
-    def settle(ok: bool, value: object) -> None:
-        if future.done():
-            return
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)  # type: ignore[arg-type]
-
-    def target() -> None:
-        try:
-            outcome: tuple[bool, object] = (True, context.run(function))
-        except BaseException as error:  # noqa: BLE001 - handed to the awaiting task
-            outcome = (False, error)
-        # If the loop closed while the handler overran, nobody waits for the result any more.
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(settle, *outcome)
-
-    threading.Thread(target=target, name=f"affordance-tool-{name}", daemon=True).start()
-    return await future
-
-
-def _run_coroutine(coroutine: Any, timeout: float | None) -> object:
-    """Run an async handler from the sync driver, in its own event loop."""
-    import asyncio
-
-    async def bounded() -> object:
-        if timeout is None:
-            return await coroutine
-        return await asyncio.wait_for(coroutine, timeout)
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        try:
-            return asyncio.run(bounded())
-        except (TimeoutError, asyncio.TimeoutError) as error:
-            raise _HandlerTimeoutError from error
-    # Called from inside a running loop (sync evaluate in async code): use a fresh thread.
-    try:
-        return _run_in_thread(
-            lambda: asyncio.run(bounded()), None if timeout is None else timeout + 1, "async"
-        )
-    except (TimeoutError, asyncio.TimeoutError) as error:
-        raise _HandlerTimeoutError from error
 
 
 def _json_text(arguments: object) -> str:

@@ -10,7 +10,6 @@ bounds — lives here, so both drivers and every provider share it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -18,8 +17,8 @@ from typing import Any, Generic, TypeVar
 from affordance._ids import new_id
 from affordance.clock import Deadline
 from affordance.errors import PromptEvaluationError
-from affordance.prompt.disclosure import OPEN_SECTIONS, OpenSectionsParams, requested_overrides
-from affordance.prompt.paths import SectionPath, format_path
+from affordance.prompt.disclosure import disclosure_request, requested_overrides
+from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
@@ -28,7 +27,6 @@ from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.events import (
     ConfirmationRequested,
     ConfirmationResolved,
-    DisclosureRequest,
     EventBus,
     PromptExecuted,
     PromptRendered,
@@ -42,10 +40,11 @@ from affordance.runtime.messages import (
     ToolResultMessage,
     UserMessage,
 )
+from affordance.runtime.output import output_name, output_schema, parse_output
 from affordance.runtime.response import PromptResponse, ToolCallResult
 from affordance.runtime.session import Session
 from affordance.runtime.turn import NO_USAGE, ModelRequest, ProviderTurn, Usage
-from affordance.serde import ParseError, dump, parse, schema
+from affordance.serde import dump
 from affordance.tools.context import ToolContext
 from affordance.tools.hosted import HostedTool, HostedToolOutput
 
@@ -136,7 +135,7 @@ class Evaluation(Generic[OutputT]):
         self._model_text: dict[int, str] = {}
         self._terminal: PreparedCall | None = None
         self.rendered: RenderedPrompt[OutputT] = self._render()
-        self._output_schema = _output_schema(prompt.output_type)
+        self._output_schema = output_schema(prompt.output_type)
 
     # -- driving ---------------------------------------------------------------------------
 
@@ -285,7 +284,9 @@ class Evaluation(Generic[OutputT]):
                 duration=outcome.duration,
                 attempts=outcome.attempts,
                 cached=prepared.cached,
-                disclosure=self._disclosure(prepared),
+                disclosure=disclosure_request(
+                    prepared.call.name, prepared.params, self.prompt, self.rendered
+                ),
             )
         )
 
@@ -366,7 +367,7 @@ class Evaluation(Generic[OutputT]):
                 tools=rendered.tools,
                 hosted_tools=hosted,
                 output_schema=self._output_schema,
-                output_name=_output_name(self.prompt.output_type),
+                output_name=output_name(self.prompt.output_type),
             )
         )
 
@@ -407,34 +408,12 @@ class Evaluation(Generic[OutputT]):
                     phase="output",
                     raw_text=turn.refusal,
                 )
-            output = self._parse_output(text)
+            output = parse_output(text, self.prompt.output_type, self.prompt.name)
         return self._respond(
             text=text if text is not None else turn.refusal,
             output=output,
             finish_reason=turn.finish_reason,
         )
-
-    def _parse_output(self, text: str | None) -> Any:
-        output_type = self.prompt.output_type
-        raw = _strip_fence(text or "")
-        try:
-            data = json.loads(raw)
-        except ValueError as error:
-            raise PromptEvaluationError(
-                f"the final answer is not JSON for {_output_name(output_type)}: {error}",
-                prompt_name=self.prompt.name,
-                phase="output",
-                raw_text=text,
-            ) from error
-        try:
-            return parse(output_type, data)
-        except ParseError as error:
-            raise PromptEvaluationError(
-                f"the final answer does not match {_output_name(output_type)}: {error}",
-                prompt_name=self.prompt.name,
-                phase="output",
-                raw_text=text,
-            ) from error
 
     def _respond(
         self,
@@ -482,40 +461,7 @@ class Evaluation(Generic[OutputT]):
         self.session.apply(event)
         self.bus.publish(event)
 
-    def _disclosure(self, prepared: PreparedCall) -> DisclosureRequest | None:
-        params = prepared.params
-        if prepared.call.name != OPEN_SECTIONS or not isinstance(params, OpenSectionsParams):
-            return None
-        state = {format_path(path): "summary" for path in self.rendered.summarized}
-        for path in self.prompt.section_paths():
-            dotted = format_path(path)
-            if dotted not in state and not any(
-                path[: len(s)] == s for s in self.rendered.summarized
-            ):
-                state[dotted] = "full"
-        return DisclosureRequest(tuple(params.section_keys), params.reason, state)
-
-
-def _output_schema(output_type: Any) -> Mapping[str, Any] | None:
-    if output_type is None:
-        return None
-    return schema(output_type)
-
-
-def _output_name(output_type: Any) -> str:
-    return getattr(output_type, "__name__", "output")
-
 
 def _arguments(params: Any) -> Mapping[str, Any]:
     data = dump(params) if params is not None else {}
     return data if isinstance(data, Mapping) else {"value": data}
-
-
-def _strip_fence(text: str) -> str:
-    """Accept a final answer wrapped in a ```json fence, as models often write it."""
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        first_newline = stripped.find("\n")
-        if first_newline != -1 and stripped.endswith("```"):
-            return stripped[first_newline + 1 : -3].strip()
-    return stripped
