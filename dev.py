@@ -101,7 +101,12 @@ def matrix() -> int:
     if missing and env.get("CI"):
         sys.stderr.write(f"CI needs Python {', '.join(missing)} for the matrix\n")
         return 1
-    command = [str(BIN / "tox"), "run-parallel", "--parallel", "2", "--parallel-no-spinner"]
+    # The workspace wheels keep their version between builds: drop them from uv's cache and
+    # recreate the envs, so every run tests the code as it is now.
+    names = [wheel.name.split("-")[0] for wheel in WHEELS.glob("*.whl")]
+    run([str(BIN / "uv"), "cache", "clean", "--quiet", *names], env=env)
+    command = [str(BIN / "tox"), "run-parallel", "--recreate", "--parallel", "2"]
+    command.append("--parallel-no-spinner")
     if missing:
         sys.stdout.write(f"note: Python {', '.join(missing)} not found; their envs are skipped\n")
         command.append("--skip-missing-interpreters=true")

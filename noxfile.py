@@ -53,6 +53,16 @@ def demo(session: nox.Session) -> None:
     session.run("affordance", "demo", *session.posargs)
 
 
+@nox.session(python=["3.10", "3.13"])
+def discovery(session: nox.Session) -> None:
+    """Build core and the sample plugins as wheels, install them in a fresh venv, check the CLI."""
+    session.install("./core", "pytest>=8", "pip>=22.3", "hatchling>=1.21")
+    session.run(
+        "pytest", "tests/core/plugins/test_wheels.py", "-m", "slow", "-p", "no:cacheprovider",
+        *session.posargs,
+    )
+
+
 @nox.session(python="3.13")
 def bench(session: nox.Session) -> None:
     session.run("python", "bench/run.py", *session.posargs, external=True)

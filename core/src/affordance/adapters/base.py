@@ -84,8 +84,37 @@ class ProviderAdapter(ABC):
         ]
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        """The codec for a hosted tool kind on this provider (None if unsupported)."""
-        return None
+        """The codec for a hosted tool kind on this provider (None if unsupported).
+
+        Looked up by ``(self.name, kind)`` in the plugin registry, which is built on first use.
+        """
+        from affordance.plugins import registry  # plugins load on first use
+
+        return registry().codec(self.name, kind)
+
+    def require_hosted_codec(
+        self, kind: str, *, prompt_name: str | None = None
+    ) -> HostedToolCodec[Any, Any]:
+        """The codec for ``kind``, or a :class:`PromptEvaluationError` naming this provider, the
+        kind and the providers that do support it. Provider plugins call this when they
+        serialize a request's hosted tools."""
+        codec = self.hosted_codec(kind)
+        if codec is not None:
+            return codec
+        from affordance.plugins import registry  # plugins load on first use
+
+        others = [p for p in registry().providers_supporting(kind) if p != self.name]
+        supported = (
+            f"providers that support it: {', '.join(others)}"
+            if others
+            else "no installed provider supports it (is its hosted-tool plugin installed?)"
+        )
+        raise PromptEvaluationError(
+            f"hosted tool kind {kind!r} is not supported by provider {self.name!r}; {supported}",
+            prompt_name=prompt_name,
+            phase="render",
+            provider=self.name,
+        )
 
     def parse_hosted_outputs(
         self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]

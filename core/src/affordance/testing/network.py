@@ -1,7 +1,7 @@
 """A switch that makes real network use fail: only loopback connections are allowed.
 
 Tests talk to loopback fake servers; anything else is a bug (or a leaked API key). Use
-``with block_network(): ...`` or the ``no_network`` fixture of ``affordance.testing.pytest``.
+``with block_network(): ...`` or the ``no_network`` fixture of ``affordance.testing.pytest_plugin``.
 """
 
 from __future__ import annotations

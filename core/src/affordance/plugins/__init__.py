@@ -1,0 +1,140 @@
+"""The plugin system: provider adapters, hosted-tool kinds and codecs, found through entry points.
+
+Plugins declare an entry point in the ``affordance.plugins`` group naming a thin module whose
+``@hookimpl`` functions return declarative specs (:class:`ProviderSpec`, :class:`CodecSpec`, ...).
+Importing this package scans nothing; the default :class:`PluginHost` loads plugins the first
+time :func:`registry` (or :func:`load_adapter`) is used, and imports adapter and codec code
+only when it is asked for.
+
+>>> adapter = load_adapter("openai", model="gpt-4.1")           # doctest: +SKIP
+>>> registry().codec("openai", "web_search")                   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from affordance.plugins._contributions import Contribution, ContributionKey
+from affordance.plugins._doctor import Diagnosis, Finding, diagnose
+from affordance.plugins._host import PluginHost
+from affordance.plugins._loader import ENTRY_POINT_GROUP
+from affordance.plugins._records import PluginRecord, PluginStatus
+from affordance.plugins._registry import Registry
+from affordance.plugins._report import REPORT_SCHEMA, report
+from affordance.plugins._settings import PluginSettings
+from affordance.plugins.errors import (
+    CodecConflictError,
+    ConflictError,
+    InvalidSpecError,
+    PinError,
+    PluginConfigError,
+    PluginError,
+    PluginLoadError,
+    PluginUnavailableError,
+    ProviderConflictError,
+    UnknownProviderError,
+)
+from affordance.plugins.hookspecs import hookimpl, hookspec
+from affordance.plugins.specs import (
+    PLUGIN_API,
+    CodecSpec,
+    HostedToolKindSpec,
+    ProviderSpec,
+    SerializerSpec,
+)
+
+if TYPE_CHECKING:
+    from affordance.adapters.base import ProviderAdapter
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PLUGIN_API",
+    "REPORT_SCHEMA",
+    "CodecConflictError",
+    "CodecSpec",
+    "ConflictError",
+    "Contribution",
+    "ContributionKey",
+    "Diagnosis",
+    "Finding",
+    "HostedToolKindSpec",
+    "InvalidSpecError",
+    "PinError",
+    "PluginConfigError",
+    "PluginError",
+    "PluginHost",
+    "PluginLoadError",
+    "PluginRecord",
+    "PluginSettings",
+    "PluginStatus",
+    "PluginUnavailableError",
+    "ProviderConflictError",
+    "ProviderSpec",
+    "Registry",
+    "SerializerSpec",
+    "UnknownProviderError",
+    "configure",
+    "default_host",
+    "diagnose",
+    "hookimpl",
+    "hookspec",
+    "load_adapter",
+    "registry",
+    "report",
+]
+
+_default_host: PluginHost | None = None
+_default_lock = threading.Lock()
+
+
+def default_host() -> PluginHost:
+    """The process-wide host, created (from the environment) on first call; loads nothing yet."""
+    global _default_host
+    host = _default_host
+    if host is None:
+        with _default_lock:
+            if _default_host is None:
+                _default_host = PluginHost()
+            host = _default_host
+    return host
+
+
+def registry() -> Registry:
+    """The default host's registry; the first call loads the installed plugins."""
+    return default_host().registry()
+
+
+def configure(
+    *,
+    disable: Iterable[str] | None = None,
+    load: Iterable[str] | None = None,
+    strict: bool | None = None,
+    autoload: bool | None = None,
+    pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+) -> PluginHost:
+    """Replace the default host by one with these settings over the environment's.
+
+    ``disable`` adds entry-point or distribution names to ``AFFORDANCE_DISABLE_PLUGINS``;
+    ``load`` replaces the allowlist (``[]`` loads none); ``strict=True`` raises for a broken
+    plugin. Plugins registered in code on the old default host are registered on the new one.
+    Call it before the first use of the registry, or accept that plugins are loaded again.
+    """
+    global _default_host
+    with _default_lock:
+        fresh = PluginHost(disable=disable, load=load, strict=strict, autoload=autoload, pins=pins)
+        if _default_host is not None:
+            for name, plugin in _default_host.registered_in_code():
+                fresh.register(plugin, name=name)
+        _default_host = fresh
+    return fresh
+
+
+def load_adapter(name: str, **options: Any) -> ProviderAdapter:
+    """Build the adapter of provider ``name`` (``"openai"``) with ``options`` (``model=...``).
+
+    Raises :class:`UnknownProviderError` listing the available and unavailable providers, or
+    :class:`PluginUnavailableError` when that provider's SDK is missing or too old.
+    """
+    return registry().load_adapter(name, **options)

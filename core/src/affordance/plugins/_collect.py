@@ -1,0 +1,106 @@
+"""Collecting one plugin's specs: each collect hook implementation called on its own.
+
+pluggy's normal hook call aborts on the first raising implementation; calling a plugin's
+implementations directly lets the host record that plugin as failed and keep the others.
+A plugin is all or nothing: any bad answer and it contributes no spec at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pluggy
+
+from affordance.plugins._contributions import Contribution, key_of
+from affordance.plugins._records import PluginRecord, PluginStatus
+from affordance.plugins.specs import (
+    PLUGIN_API,
+    CodecSpec,
+    HostedToolKindSpec,
+    ProviderSpec,
+    SerializerSpec,
+)
+
+__all__ = ["COLLECT_HOOKS", "Collected", "collect", "describe"]
+
+COLLECT_HOOKS: tuple[tuple[str, type[Any]], ...] = (
+    ("affordance_register_providers", ProviderSpec),
+    ("affordance_register_hosted_tool_kinds", HostedToolKindSpec),
+    ("affordance_register_codecs", CodecSpec),
+    ("affordance_register_serializers", SerializerSpec),
+)
+
+
+def describe(exc: BaseException) -> str:
+    """``Type: message`` on one line, for a plugin's reason."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    """What one plugin contributed, or why it contributes nothing (``failure``)."""
+
+    contributions: tuple[Contribution, ...] = ()
+    notes: tuple[str, ...] = ()
+    failure: str | None = None
+    status: PluginStatus = PluginStatus.FAILED
+
+
+def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> Collected:
+    """Call every collect hook ``plugin`` implements and check each answer.
+
+    Specs declaring another plugin API are dropped with a note; if that leaves nothing, the
+    plugin is ``incompatible``.
+    """
+    contributions: list[Contribution] = []
+    notes: list[str] = []
+    foreign_apis: set[int] = set()
+    for hook_name, spec_type in COLLECT_HOOKS:
+        for impl in getattr(pm.hook, hook_name).get_hookimpls():
+            if impl.plugin is not plugin:
+                continue
+            if impl.wrapper or impl.hookwrapper:
+                return Collected(
+                    failure=f"{hook_name} must be a plain implementation, not a wrapper"
+                )
+            try:
+                result = impl.function()
+            except Exception as exc:  # noqa: BLE001 - recorded as this plugin's failure
+                return Collected(failure=f"{hook_name} raised {describe(exc)}")
+            if result is None:
+                continue
+            if not isinstance(result, (list, tuple)) or not all(
+                isinstance(spec, spec_type) for spec in result
+            ):
+                return Collected(
+                    failure=f"{hook_name} returned {result!r:.80}; expected a list of "
+                    f"{spec_type.__name__}"
+                )
+            for spec in result:
+                if spec.api != PLUGIN_API:
+                    foreign_apis.add(spec.api)
+                    notes.append(
+                        f"{key_of(spec)} skipped: written for plugin API {spec.api}; "
+                        f"this affordance speaks plugin API {PLUGIN_API}"
+                    )
+                    continue
+                contribution = Contribution(
+                    spec,
+                    plugin=record.name,
+                    distribution=record.distribution,
+                    version=record.version,
+                )
+                if any(c.key == contribution.key for c in contributions):
+                    return Collected(failure=f"contributes {contribution.key} twice")
+                contributions.append(contribution)
+    if foreign_apis and not contributions:
+        apis = ", ".join(str(api) for api in sorted(foreign_apis))
+        return Collected(
+            notes=tuple(notes),
+            failure=f"written for plugin API {apis}; this affordance speaks plugin API "
+            f"{PLUGIN_API} (upgrade the plugin or affordance)",
+            status=PluginStatus.INCOMPATIBLE,
+        )
+    return Collected(contributions=tuple(contributions), notes=tuple(notes))

@@ -1,0 +1,356 @@
+"""``PluginHost``: a pluggy ``PluginManager`` plus our loader, the plugin table and the registry.
+
+Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
+call imports the entry-point plugins (each in isolation), reports plugins implementing unknown
+hooks, calls ``affordance_loaded``, and collects every plugin's specs one hook implementation
+at a time, so one raising plugin is recorded as failed and contributes nothing while the others
+carry on. The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister`
+or :meth:`PluginHost.pin` invalidates it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+import pluggy
+
+from affordance.plugins import hookspecs
+from affordance.plugins._collect import collect, describe
+from affordance.plugins._contributions import Contribution, ContributionKey
+from affordance.plugins._loader import Candidate, discover, select
+from affordance.plugins._records import PluginRecord, PluginStatus
+from affordance.plugins._registry import Registry
+from affordance.plugins._settings import PluginSettings
+from affordance.plugins.errors import PluginError, PluginLoadError
+
+__all__ = ["PluginHost"]
+
+_UNHEALTHY = (PluginStatus.FAILED, PluginStatus.DUPLICATE, PluginStatus.INCOMPATIBLE)
+
+
+@dataclass(slots=True)
+class _Entry:
+    """A row of the table and the plugin object behind it (None when not registered)."""
+
+    record: PluginRecord
+    plugin: object | None = None
+    collected: bool = False
+    notified: bool = False
+
+
+class PluginHost:
+    """Finds, loads and registers plugins, and builds the :class:`Registry` of what they offer.
+
+    ``PluginHost()`` reads the ``AFFORDANCE_*`` environment variables (or ``environ``); keyword
+    arguments override them. ``PluginHost(autoload=False)`` scans no entry points: only what
+    you :meth:`register` counts, which is what tests want.
+    """
+
+    def __init__(
+        self,
+        *,
+        autoload: bool | None = None,
+        strict: bool | None = None,
+        disable: Iterable[str] | None = None,
+        load: Iterable[str] | None = None,
+        pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.settings = PluginSettings.from_environ(environ).override(
+            autoload=autoload, strict=strict, disable=disable, load=load, pins=pins
+        )
+        self._pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self._pm.add_hookspecs(hookspecs)
+        self._pm.hook.affordance_add_hookspecs.call_historic(kwargs={"pluginmanager": self._pm})
+        if self.settings.trace:
+            self._pm.trace.root.setwriter(sys.stderr.write)
+            self._pm.enable_tracing()
+        self._lock = threading.RLock()
+        self._entries: list[_Entry] = []
+        self._autoloaded = False
+        self._building = False
+        self._pins: dict[ContributionKey, str] = dict(self.settings.pins)
+        self._registry: Registry | None = None
+        self._hook_errors: list[str] = []
+
+    def __repr__(self) -> str:
+        state = "built" if self._registry is not None else "not built"
+        return f"<PluginHost {len(self._entries)} plugin(s), registry {state}>"
+
+    @property
+    def pluginmanager(self) -> pluggy.PluginManager:
+        """The underlying pluggy manager, e.g. to call hooks a plugin added."""
+        return self._pm
+
+    @property
+    def pins(self) -> Mapping[ContributionKey, str]:
+        """The pins in force: from ``AFFORDANCE_PIN``, the constructor and :meth:`pin`."""
+        with self._lock:
+            return MappingProxyType(dict(self._pins))
+
+    @property
+    def hook_errors(self) -> tuple[str, ...]:
+        """Errors raised by ``affordance_resolve_conflict`` implementations (they were skipped)."""
+        with self._lock:
+            return tuple(self._hook_errors)
+
+    # -- changing what is registered -------------------------------------------------------------
+
+    def register(self, plugin: object, name: str | None = None) -> str:
+        """Register a plugin object (a module or an instance with ``@hookimpl`` methods).
+
+        Raises :class:`PluginLoadError` if pluggy rejects it (a hook argument not in the spec,
+        or the name is taken). Unknown hooks are reported when the registry is next built.
+        """
+        with self._lock:
+            plugin_name = name or self._pm.get_canonical_name(plugin)
+            problem = self._try_register(plugin, plugin_name)
+            if problem is not None:
+                raise PluginLoadError(
+                    f"plugin {plugin_name!r} cannot be registered: {problem}", plugin=plugin_name
+                )
+            record = PluginRecord(plugin_name, PluginStatus.LOADED, source="registered")
+            self._entries.append(_Entry(record, plugin))
+            self._registry = None
+            return plugin_name
+
+    def registered_in_code(self) -> tuple[tuple[str, object], ...]:
+        """``(name, plugin)`` of every plugin given to :meth:`register` and still registered."""
+        with self._lock:
+            return tuple(
+                (entry.record.name, entry.plugin)
+                for entry in self._entries
+                if entry.record.source == "registered" and entry.plugin is not None
+            )
+
+    def unregister(self, name: str) -> None:
+        """Remove a plugin (registered in code or loaded from an entry point) and its row."""
+        with self._lock:
+            kept = [e for e in self._entries if e.record.name != name]
+            for entry in self._entries:
+                plugin = entry.plugin
+                if (
+                    entry.record.name == name
+                    and plugin is not None
+                    and (self._pm.is_registered(plugin))
+                ):
+                    self._pm.unregister(plugin)
+            self._entries = kept
+            self._registry = None
+
+    def pin(self, key: ContributionKey | str | tuple[str, str], *, dist: str) -> None:
+        """Make ``dist`` (a distribution or plugin name) win ``key`` whatever the priorities.
+
+        ``key`` is ``("openai", "web_search")`` for a codec, ``"openai"`` for a provider, or
+        ``"serializer:openai.tool"``; ``AFFORDANCE_PIN`` accepts the same keys.
+        """
+        with self._lock:
+            self._pins[ContributionKey.coerce(key)] = dist
+            self._registry = None
+
+    def unpin(self, key: ContributionKey | str | tuple[str, str]) -> None:
+        with self._lock:
+            self._pins.pop(ContributionKey.coerce(key), None)
+            self._registry = None
+
+    def _try_register(self, plugin: object, name: str) -> str | None:
+        """Register with pluggy; on failure undo any partial registration, return why."""
+        already = self._pm.is_registered(plugin)
+        try:
+            self._pm.register(plugin, name)
+        except Exception as exc:  # noqa: BLE001 - isolation: the failure is recorded, not raised
+            if not already and self._pm.is_registered(plugin):
+                self._pm.unregister(plugin)
+            return describe(exc)
+        return None
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Import the entry-point plugins now (once per host); :meth:`registry` does it first."""
+        with self._lock:
+            if self._autoloaded:
+                return
+            self._autoloaded = True
+            if not self.settings.autoload:
+                return
+            loaded = [
+                self._load_candidate(candidate) if verdict is None else _Entry(verdict)
+                for candidate, verdict in select(discover(), self.settings)
+            ]
+            self._entries[:0] = loaded
+            self._registry = None
+
+    def _load_candidate(self, candidate: Candidate) -> _Entry:
+        try:
+            plugin = candidate.entry_point.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plugin must not take the host down
+            return _Entry(candidate.record(PluginStatus.FAILED, f"import failed: {describe(exc)}"))
+        problem = self._try_register(plugin, candidate.name)
+        if problem is not None:
+            reason = f"registration failed: {problem}"
+            return _Entry(candidate.record(PluginStatus.FAILED, reason))
+        return _Entry(candidate.record(PluginStatus.LOADED), plugin)
+
+    def records(self) -> tuple[PluginRecord, ...]:
+        """The plugin table: entry-point plugins sorted by (name, distribution), then the ones
+        registered in code. Loads plugins if needed; never raises for a broken plugin."""
+        with self._lock:
+            self._prepare()
+            return tuple(entry.record for entry in self._entries)
+
+    def registry(self) -> Registry:
+        """The registry, built on first use and cached (thread-safe).
+
+        In strict mode a failed, duplicate or incompatible plugin raises
+        :class:`PluginLoadError` here instead of being skipped.
+        """
+        built = self._registry
+        if built is not None:
+            return built
+        with self._lock:
+            if self._registry is not None:
+                return self._registry
+            self._prepare()
+            if self.settings.strict:
+                self._raise_first_problem()
+            settings = replace(self.settings, pins=MappingProxyType(dict(self._pins)))
+            self._registry = Registry(
+                (c for e in self._entries if e.plugin is not None for c in e.record.contributions),
+                records=tuple(entry.record for entry in self._entries),
+                pins=self._pins,
+                resolver=lambda key, candidates: self._resolve_conflict(key, candidates, settings),
+            )
+            return self._registry
+
+    def _prepare(self) -> None:
+        if self._building:
+            raise PluginError(
+                "the plugin registry was asked for while it is being built "
+                "(from an affordance_loaded hook?)"
+            )
+        self._building = True
+        try:
+            self.load()
+            self._reject_unknown_hooks()
+            self._notify_loaded()
+            for entry in self._entries:
+                if entry.plugin is not None and not entry.collected:
+                    self._collect(entry)
+        finally:
+            self._building = False
+
+    def _raise_first_problem(self) -> None:
+        for entry in self._entries:
+            record = entry.record
+            if record.status in _UNHEALTHY:
+                raise PluginLoadError(
+                    f"plugin {record.label} {record.status}: {record.reason} "
+                    "(strict mode: AFFORDANCE_STRICT_PLUGINS or strict=True)",
+                    plugin=record.name,
+                    distribution=record.distribution,
+                    status=record.status.value,
+                )
+
+    def _fail(self, entry: _Entry, reason: str, status: PluginStatus = PluginStatus.FAILED) -> None:
+        """Record a plugin as not working; it leaves pluggy and contributes nothing."""
+        if entry.plugin is not None and self._pm.is_registered(entry.plugin):
+            self._pm.unregister(entry.plugin)
+        entry.plugin = None
+        entry.record = replace(entry.record, status=status, reason=reason, contributions=())
+
+    def _entry_of(self, plugin: object) -> _Entry | None:
+        return next((e for e in self._entries if e.plugin is plugin), None)
+
+    def _hooks_of(self, plugin: object) -> tuple[str, ...]:
+        return tuple(sorted(caller.name for caller in self._pm.get_hookcallers(plugin) or ()))
+
+    def _reject_unknown_hooks(self) -> None:
+        """Fail every plugin implementing a hook nobody specified (pluggy's check_pending)."""
+        while True:
+            try:
+                self._pm.check_pending()
+            except pluggy.PluginValidationError as exc:
+                offender = exc.plugin
+                unknown = [
+                    caller.name
+                    for caller in self._pm.get_hookcallers(offender) or ()
+                    if not caller.has_spec()
+                ]
+                known = [n for n in vars(self._pm.hook) if getattr(self._pm.hook, n).has_spec()]
+                hints = [
+                    f"{name} (did you mean {close[0]}?)" if close else name
+                    for name in unknown
+                    for close in [difflib.get_close_matches(name, known, n=1)]
+                ]
+                entry = self._entry_of(offender)
+                if entry is None:  # registered on the pluginmanager directly
+                    self._pm.unregister(offender)
+                    continue
+                self._fail(entry, f"implements unknown hook(s): {', '.join(hints)}")
+            else:
+                return
+
+    def _notify_loaded(self) -> None:
+        caller = self._pm.hook.affordance_loaded
+        for entry in self._entries:
+            if entry.plugin is None or entry.notified:
+                continue
+            entry.notified = True
+            for impl in caller.get_hookimpls():
+                if impl.plugin is not entry.plugin:
+                    continue
+                try:
+                    impl.function(*(self if name == "host" else None for name in impl.argnames))
+                except Exception as exc:  # noqa: BLE001 - recorded as this plugin's failure
+                    self._fail(entry, f"affordance_loaded raised {describe(exc)}")
+                    break
+
+    def _collect(self, entry: _Entry) -> None:
+        entry.collected = True
+        plugin = entry.plugin
+        entry.record = replace(entry.record, hooks=self._hooks_of(plugin))
+        collected = collect(self._pm, plugin, entry.record)
+        entry.record = replace(
+            entry.record, contributions=collected.contributions, notes=collected.notes
+        )
+        if collected.failure is not None:
+            self._fail(entry, collected.failure, collected.status)
+
+    def _resolve_conflict(
+        self,
+        key: ContributionKey,
+        candidates: tuple[Contribution, ...],
+        settings: PluginSettings,
+    ) -> Contribution | None:
+        """``affordance_resolve_conflict``, firstresult, one implementation at a time."""
+        arguments: dict[str, object] = {"key": key, "candidates": candidates, "settings": settings}
+        for impl in reversed(self._pm.hook.affordance_resolve_conflict.get_hookimpls()):
+            if impl.wrapper or impl.hookwrapper:
+                continue
+            try:
+                answer = impl.function(*(arguments[name] for name in impl.argnames))
+            except Exception as exc:  # noqa: BLE001 - one bad policy must not block resolution
+                with self._lock:
+                    self._hook_errors.append(
+                        f"plugin {impl.plugin_name!r}: affordance_resolve_conflict raised "
+                        f"{describe(exc)} for {key}; skipped"
+                    )
+                continue
+            if answer is None:
+                continue
+            chosen = next((c for c in candidates if answer is c or answer is c.spec), None)
+            chosen = chosen or next((c for c in candidates if answer in (c, c.spec)), None)
+            if chosen is not None:
+                return chosen
+            with self._lock:
+                self._hook_errors.append(
+                    f"plugin {impl.plugin_name!r}: affordance_resolve_conflict answered "
+                    f"{answer!r:.80} for {key}, which is not one of its candidates; ignored"
+                )
+        return None

@@ -1,0 +1,138 @@
+"""Which plugins load and how ties are settled: environment variables, overridable in code.
+
+=============================  ================================================================
+``AFFORDANCE_PLUGIN_AUTOLOAD``  ``0`` (or false/no/off): load no entry points at all
+``AFFORDANCE_DISABLE_PLUGINS``  comma list of entry-point or distribution names not to load
+``AFFORDANCE_LOAD_PLUGINS``     allowlist of entry-point or distribution names; set but empty
+                                loads none
+``AFFORDANCE_STRICT_PLUGINS``   ``1``: a plugin that fails, is a duplicate or is incompatible
+                                raises instead of being recorded and skipped
+``AFFORDANCE_PIN``              comma list of ``KEY=DIST``: ``openai.web_search=acme-search``
+``AFFORDANCE_TRACE_PLUGINS``    ``1``: trace hook calls to stderr (pluggy tracing)
+=============================  ================================================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from affordance.plugins._contributions import ContributionKey
+from affordance.plugins._requirements import canonical_name
+from affordance.plugins.errors import PluginConfigError
+
+__all__ = ["PluginSettings"]
+
+AUTOLOAD = "AFFORDANCE_PLUGIN_AUTOLOAD"
+DISABLE = "AFFORDANCE_DISABLE_PLUGINS"
+LOAD = "AFFORDANCE_LOAD_PLUGINS"
+STRICT = "AFFORDANCE_STRICT_PLUGINS"
+PIN = "AFFORDANCE_PIN"
+TRACE = "AFFORDANCE_TRACE_PLUGINS"
+
+_FALSE = {"0", "false", "no", "off"}
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise PluginConfigError(f"{name}={raw!r}: expected 1 or 0")
+
+
+def _names(raw: str | Iterable[str]) -> frozenset[str]:
+    items = raw.split(",") if isinstance(raw, str) else raw
+    return frozenset(canonical_name(item) for item in items if item.strip())
+
+
+def _pins(
+    raw: str | Mapping[ContributionKey | str | tuple[str, str], str],
+) -> dict[ContributionKey, str]:
+    pins: dict[ContributionKey, str] = {}
+    if isinstance(raw, str):
+        for entry in filter(None, (part.strip() for part in raw.split(","))):
+            key_text, equals, dist = entry.partition("=")
+            if not equals or not dist.strip() or not key_text.strip():
+                raise PluginConfigError(
+                    f"{PIN}: cannot read {entry!r}; write KEY=DIST, e.g. "
+                    "openai.web_search=affordance-web-search"
+                )
+            pins[ContributionKey.parse(key_text)] = dist.strip()
+        return pins
+    for key, dist in raw.items():
+        pins[ContributionKey.coerce(key)] = dist
+    return pins
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSettings:
+    """What to load and how to settle ties; read from the environment, overridable in code.
+
+    ``disable`` and ``load`` hold canonical names (PEP 503); ``load=None`` means no allowlist.
+    """
+
+    autoload: bool = True
+    strict: bool = False
+    disable: frozenset[str] = frozenset()
+    load: frozenset[str] | None = None
+    pins: Mapping[ContributionKey, str] = field(default_factory=lambda: MappingProxyType({}))
+    trace: bool = False
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> PluginSettings:
+        env = os.environ if environ is None else environ
+        load = env.get(LOAD)
+        return cls(
+            autoload=_flag(env, AUTOLOAD, default=True),
+            strict=_flag(env, STRICT, default=False),
+            disable=_names(env.get(DISABLE, "")),
+            load=None if load is None else _names(load),
+            pins=MappingProxyType(_pins(env.get(PIN, ""))),
+            trace=_flag(env, TRACE, default=False),
+        )
+
+    def override(
+        self,
+        *,
+        autoload: bool | None = None,
+        strict: bool | None = None,
+        disable: Iterable[str] | None = None,
+        load: Iterable[str] | None = None,
+        pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+    ) -> PluginSettings:
+        """These settings with the given values replacing the environment's (None keeps them).
+
+        ``disable`` adds to the environment's list; ``pins`` are merged over its pins.
+        """
+        changes: dict[str, object] = {}
+        if autoload is not None:
+            changes["autoload"] = autoload
+        if strict is not None:
+            changes["strict"] = strict
+        if disable is not None:
+            if isinstance(disable, str):
+                raise PluginConfigError("disable= takes a list of names, not a string")
+            changes["disable"] = self.disable | _names(disable)
+        if load is not None:
+            if isinstance(load, str):
+                raise PluginConfigError("load= takes a list of names, not a string")
+            changes["load"] = _names(load)
+        if pins is not None:
+            changes["pins"] = MappingProxyType({**self.pins, **_pins(pins)})
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def is_disabled(self, *names: str | None) -> bool:
+        return any(name is not None and canonical_name(name) in self.disable for name in names)
+
+    def is_allowed(self, *names: str | None) -> bool:
+        if self.load is None:
+            return True
+        return any(name is not None and canonical_name(name) in self.load for name in names)

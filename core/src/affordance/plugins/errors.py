@@ -1,0 +1,107 @@
+"""Errors of the plugin system; each names the plugin, its distribution and the fix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from affordance.errors import AffordanceError
+
+if TYPE_CHECKING:
+    from affordance.plugins._contributions import Contribution, ContributionKey
+
+__all__ = [
+    "CodecConflictError",
+    "ConflictError",
+    "InvalidSpecError",
+    "PinError",
+    "PluginConfigError",
+    "PluginError",
+    "PluginLoadError",
+    "PluginUnavailableError",
+    "ProviderConflictError",
+    "UnknownProviderError",
+]
+
+
+class PluginError(AffordanceError):
+    """Base class of the plugin system's errors."""
+
+
+class PluginConfigError(PluginError, ValueError):
+    """A setting (an ``AFFORDANCE_*`` variable or a ``configure()`` argument) is malformed."""
+
+
+class InvalidSpecError(PluginError, ValueError):
+    """A plugin built a spec with a malformed field; the plugin is reported as failed."""
+
+
+class PluginLoadError(PluginError):
+    """A plugin could not be loaded; raised only in strict mode (otherwise it is recorded).
+
+    ``plugin`` and ``distribution`` say which one; ``status`` is the status it was given
+    (``failed``, ``duplicate`` or ``incompatible``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        plugin: str | None = None,
+        distribution: str | None = None,
+        status: str = "failed",
+    ) -> None:
+        self.message = message
+        self.plugin = plugin
+        self.distribution = distribution
+        self.status = status
+        super().__init__(message)
+
+
+class ConflictError(PluginError):
+    """Several plugins contribute the same key with equal standing; nothing decides between them.
+
+    Raised the first time the key is used, never at load. ``candidates`` are the tied
+    contributions; the message names their distributions and both ways to fix it.
+    """
+
+    def __init__(self, key: ContributionKey, candidates: Sequence[Contribution]) -> None:
+        self.key = key
+        self.candidates = tuple(candidates)
+        origins = " and ".join(c.origin for c in self.candidates)
+        priority = self.candidates[0].priority if self.candidates else 0
+        first = self.candidates[0] if self.candidates else None
+        pin_with = first.pin_name if first is not None else "DIST"
+        disable = self.candidates[-1].pin_name if self.candidates else "DIST"
+        message = (
+            f"{key} is contributed by {origins}, all with priority {priority}. "
+            f'Choose one: pin it with AFFORDANCE_PIN="{key.pin_text}={pin_with}" '
+            f"(or host.pin({key.pin_argument}, dist={pin_with!r})), "
+            f"or disable the other with AFFORDANCE_DISABLE_PLUGINS={disable}"
+        )
+        super().__init__(message)
+
+
+class CodecConflictError(ConflictError):
+    """Two hosted-tool codecs for one ``(provider, kind)`` are tied."""
+
+
+class ProviderConflictError(ConflictError):
+    """Two plugins offer a provider of the same name and are tied."""
+
+
+class PinError(PluginError):
+    """A pin names a distribution that contributes nothing for its key."""
+
+    def __init__(self, message: str, *, key: ContributionKey) -> None:
+        self.key = key
+        super().__init__(message)
+
+
+class PluginUnavailableError(PluginError):
+    """A contribution exists but cannot be used: its SDK is missing or too old, or it fails to
+    import. The message carries the reason (``openai 1.2 < 1.66``)."""
+
+
+class UnknownProviderError(PluginError, LookupError):
+    """No installed plugin offers a provider of that name; the message lists the ones there are."""

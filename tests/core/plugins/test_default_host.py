@@ -1,0 +1,162 @@
+"""The module-level API (default host, configure, load_adapter) and adapters' codec lookup."""
+
+from __future__ import annotations
+
+import pytest
+
+import affordance.plugins
+from affordance import HostedTool, PromptEvaluationError
+from affordance.adapters.base import ProviderAdapter
+from affordance.plugins import (
+    CodecSpec,
+    PluginHost,
+    ProviderSpec,
+    UnknownProviderError,
+    configure,
+    default_host,
+    hookimpl,
+    load_adapter,
+    registry,
+)
+
+pytestmark = pytest.mark.usefixtures("fresh_default_host")
+
+CODEC = """
+class Codec:
+    kind = "acme_search"
+
+    def serialize(self, tool):
+        return {"type": "acme_search", "name": tool.name}
+
+    def parse_output(self, response_items, tool):
+        for item in response_items:
+            if item.get("type") == "acme_search_call":
+                return {"found": item["found"]}
+        return None
+"""
+
+ADAPTER = """
+from affordance.adapters.base import ProviderAdapter
+
+class AcmeAdapter(ProviderAdapter):
+    name = "acme"
+
+    def __init__(self, *, model, **options):
+        super().__init__(**options)
+        self.model = model
+
+    def send(self, request):
+        raise NotImplementedError
+
+    async def asend(self, request):
+        raise NotImplementedError
+"""
+
+
+class AcmePlugin:
+    @hookimpl
+    def affordance_register_providers(self):
+        return [ProviderSpec("acme", "t_default_adapter:AcmeAdapter")]
+
+    @hookimpl
+    def affordance_register_codecs(self):
+        return [
+            CodecSpec("acme", "acme_search", "t_default_codec:Codec"),
+            CodecSpec("zeta", "acme_search", "t_default_codec:Codec"),
+            CodecSpec("omega", "acme_search", "t_default_codec:Codec"),
+        ]
+
+
+class AcmeAdapter(ProviderAdapter):
+    name = "acme"
+
+    def send(self, request):
+        raise NotImplementedError
+
+    async def asend(self, request):
+        raise NotImplementedError
+
+
+class BareAdapter(AcmeAdapter):
+    name = "bare"
+
+
+@pytest.fixture
+def acme(fake_dists):
+    fake_dists.module("t_default_codec", CODEC)
+    fake_dists.module("t_default_adapter", ADAPTER)
+    host = configure(autoload=False)
+    host.register(AcmePlugin(), name="acme")
+    return host
+
+
+def search_tool():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Config:
+        pass
+
+    return HostedTool(kind="acme_search", name="search", description="Search.", config=Config())
+
+
+def test_the_default_host_is_created_once_and_lazily():
+    host = default_host()
+    assert default_host() is host
+    assert isinstance(host, PluginHost)
+
+
+def test_configure_replaces_the_default_host_and_keeps_code_registrations(acme):
+    assert default_host() is acme
+    again = configure(autoload=False, disable=["anything"])
+    assert again is not acme
+    assert default_host() is again
+    assert again.settings.disable == frozenset({"anything"})
+    assert registry().provider_names() == ("acme",)
+
+
+def test_configure_rejects_a_bare_string_list(acme):
+    from affordance.plugins import PluginConfigError
+
+    with pytest.raises(PluginConfigError, match="list of names"):
+        configure(disable="openai")
+
+
+def test_load_adapter_uses_the_default_host(acme):
+    adapter = load_adapter("acme", model="acme-1")
+    assert type(adapter).__name__ == "AcmeAdapter"
+    assert adapter.model == "acme-1"
+    with pytest.raises(UnknownProviderError, match=r"no provider named 'nope'\. Available: acme\."):
+        load_adapter("nope")
+
+
+def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
+    adapter = AcmeAdapter()
+    codec = adapter.hosted_codec("acme_search")
+    assert codec.serialize(search_tool()) == {"type": "acme_search", "name": "search"}
+    assert adapter.require_hosted_codec("acme_search") is codec
+    outputs = adapter.parse_hosted_outputs(
+        [{"type": "message"}, {"type": "acme_search_call", "found": 3}], [search_tool()]
+    )
+    assert outputs == {"search": {"found": 3}}
+
+
+def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):
+    with pytest.raises(PromptEvaluationError) as info:
+        BareAdapter().require_hosted_codec("acme_search", prompt_name="research")
+    error = info.value
+    assert error.message == (
+        "hosted tool kind 'acme_search' is not supported by provider 'bare'; "
+        "providers that support it: acme, omega, zeta"
+    )
+    assert (error.provider, error.phase, error.prompt_name) == ("bare", "render", "research")
+
+
+def test_a_kind_nobody_supports_says_so(acme):
+    with pytest.raises(PromptEvaluationError, match="no installed provider supports it"):
+        AcmeAdapter().require_hosted_codec("code_interpreter")
+
+
+def test_the_module_exports_what_it_documents():
+    for name in affordance.plugins.__all__:
+        assert getattr(affordance.plugins, name) is not None
