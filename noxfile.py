@@ -58,7 +58,12 @@ def discovery(session: nox.Session) -> None:
     """Build core and the sample plugins as wheels, install them in a fresh venv, check the CLI."""
     session.install("./core", "pytest>=8", "pip>=22.3", "hatchling>=1.21")
     session.run(
-        "pytest", "tests/core/plugins/test_wheels.py", "-m", "slow", "-p", "no:cacheprovider",
+        "pytest",
+        "tests/core/plugins/test_wheels.py",
+        "-m",
+        "slow",
+        "-p",
+        "no:cacheprovider",
         *session.posargs,
     )
 
