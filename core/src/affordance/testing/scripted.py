@@ -53,7 +53,9 @@ class ScriptedAdapter(ProviderAdapter):
     """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
 
     ``responder`` answers when the script is empty (useful when many runs share one adapter).
-    ``codecs`` maps hosted tool kinds to codecs so hosted tools can be tested offline.
+    Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
+    uses the codecs the installed plugins register for that provider, so provider-shaped items
+    in ``ProviderTurn.hosted_items`` go through the real codecs.
     """
 
     name = "scripted"
@@ -64,6 +66,7 @@ class ScriptedAdapter(ProviderAdapter):
         *,
         responder: Responder | None = None,
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+        codecs_of: str | None = None,
         executor: ToolExecutor | None = None,
         **options: Any,
     ) -> None:
@@ -71,6 +74,7 @@ class ScriptedAdapter(ProviderAdapter):
         self._steps: deque[Step] = deque(steps)
         self._responder = responder
         self._codecs = dict(codecs or {})
+        self._codecs_of = codecs_of
         self._lock = threading.Lock()
         self.requests: list[ModelRequest] = []
 
@@ -97,7 +101,12 @@ class ScriptedAdapter(ProviderAdapter):
         return self.send(request)
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        return self._codecs.get(kind)
+        codec = self._codecs.get(kind)
+        if codec is None and self._codecs_of is not None:
+            from affordance.plugins import registry  # plugins load on first use
+
+            codec = registry().codec(self._codecs_of, kind)
+        return codec
 
     @property
     def remaining(self) -> int:
