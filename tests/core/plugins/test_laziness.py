@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -10,7 +11,11 @@ import sys
 PROVIDER_SDKS = ("openai", "anthropic", "google.genai")
 
 # Entry modules of the first-party plugins: importing them must not import an SDK either.
-PLUGIN_ENTRY_MODULES: tuple[str, ...] = ()
+# Those installed in the environment are checked (the openai tox envs run this file too).
+FIRST_PARTY_ENTRY_MODULES = ("affordance_openai.plugin", "affordance_openai")
+PLUGIN_ENTRY_MODULES: tuple[str, ...] = tuple(
+    m for m in FIRST_PARTY_ENTRY_MODULES if importlib.util.find_spec(m.split(".")[0]) is not None
+)
 
 
 def run_python(code: str) -> dict:

@@ -1,0 +1,201 @@
+"""The Responses API (``POST /responses``): a ``ModelRequest`` to a body, a body to a turn.
+
+Operation is stateless: every request resends the whole transcript as ``input`` items and never
+uses ``previous_response_id``. The model's output items (reasoning, hosted-tool calls, messages,
+function calls) are kept verbatim as the turn's ``provider_items`` and echoed back in order, as
+OpenAI asks for reasoning models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from affordance.runtime.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance_openai._declarations import DeclarationCache, OutputFormatCache
+from affordance_openai._nulls import NullPlan, drop_nulls_in_json
+from affordance_openai._wire import (
+    TOOL_CHOICE_KEYWORDS,
+    PreparedRequest,
+    RequestSettings,
+    UnusableResponseError,
+    arguments_text,
+    call_arguments,
+    merge_extra_body,
+    token_count,
+    tool_choice_for_turn,
+    tool_result_text,
+)
+
+__all__ = ["build_body", "input_items", "parse_body"]
+
+_INCOMPLETE_REASONS = {"max_output_tokens": "length", "content_filter": "content_filter"}
+_ECHOED_TYPES = frozenset({"message", "function_call", "reasoning", "mcp_list_tools"})
+
+
+def build_body(
+    request: ModelRequest,
+    settings: RequestSettings,
+    declarations: DeclarationCache,
+    output_formats: OutputFormatCache,
+    hosted: Sequence[Mapping[str, Any]],
+) -> PreparedRequest:
+    body: dict[str, Any] = {"model": settings.model, "input": input_items(request.messages)}
+    if request.instructions is not None:
+        body["instructions"] = request.instructions
+    tools: list[Mapping[str, Any]] = []
+    tool_nulls: dict[str, NullPlan] = {}
+    for tool in request.tools:
+        declaration = declarations.declaration(tool)
+        tools.append(declaration.responses)
+        if declaration.nulls is not None:
+            tool_nulls[tool.name] = declaration.nulls
+    tools.extend(hosted)
+    if tools:
+        body["tools"] = tools
+        if settings.parallel_tool_calls is not None:
+            body["parallel_tool_calls"] = settings.parallel_tool_calls
+        choice = tool_choice_for_turn(settings.tool_choice, request.turn)
+        if isinstance(choice, str) and choice not in TOOL_CHOICE_KEYWORDS:
+            choice = {"type": "function", "name": choice}
+        if choice is not None:
+            body["tool_choice"] = choice
+    output_nulls = None
+    if request.output_schema is not None:
+        output = output_formats.output_format(request.output_schema, request.output_name)
+        body["text"] = {"format": output.responses}
+        output_nulls = output.nulls
+    if settings.max_output_tokens is not None:
+        body["max_output_tokens"] = settings.max_output_tokens
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    merge_extra_body(body, settings.extra_body)
+    return PreparedRequest(body, tool_nulls, output_nulls, hosted=bool(hosted))
+
+
+def input_items(messages: Sequence[Message]) -> list[Mapping[str, Any]]:
+    items: list[Mapping[str, Any]] = []
+    for message in messages:
+        if isinstance(message, UserMessage):
+            items.append({"role": "user", "content": message.text})
+        elif isinstance(message, ToolResultMessage):
+            output = tool_result_text(message)
+            items.append(
+                {"type": "function_call_output", "call_id": message.call_id, "output": output}
+            )
+        else:
+            items.extend(_assistant_items(message))
+    return items
+
+
+def _assistant_items(message: AssistantMessage) -> list[Mapping[str, Any]]:
+    """The turn's own output items, in order, then whatever they lack (a turn recorded by
+    another provider or built by hand has no Responses items)."""
+    items = [item for item in message.provider_items if _is_output_item(item)]
+    has_message = any(item["type"] == "message" for item in items)
+    echoed_calls = {item.get("call_id") for item in items if item["type"] == "function_call"}
+    if message.text and not has_message:
+        items.append({"role": "assistant", "content": message.text})
+    items.extend(_function_call(call) for call in message.tool_calls if call.id not in echoed_calls)
+    return items
+
+
+def _is_output_item(item: Mapping[str, Any]) -> bool:
+    kind = item.get("type")
+    return isinstance(kind, str) and (kind in _ECHOED_TYPES or kind.endswith("_call"))
+
+
+def _function_call(call: ToolCall) -> Mapping[str, Any]:
+    return {
+        "type": "function_call",
+        "call_id": call.id,
+        "name": call.name,
+        "arguments": arguments_text(call),
+    }
+
+
+def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
+    if not isinstance(data, dict):
+        raise UnusableResponseError(f"expected a JSON object, got {type(data).__name__}")
+    status = data.get("status")
+    if status == "failed":
+        error = data.get("error") or {}
+        raise UnusableResponseError(
+            f"the response failed: {error.get('code')}: {error.get('message')}"
+            if isinstance(error, dict)
+            else "the response failed"
+        )
+    if status not in ("completed", "incomplete", None):
+        raise UnusableResponseError(f"the response is {status!r}, not completed")
+    output = data.get("output")
+    if not isinstance(output, list):
+        raise UnusableResponseError("the response has no output list")
+    texts: list[str] = []
+    refusals: list[str] = []
+    calls: list[ToolCall] = []
+    for item in output:
+        if not isinstance(item, dict):
+            raise UnusableResponseError("an output item is not an object")
+        kind = item.get("type")
+        if kind == "message":
+            for part in item.get("content") or ():
+                if not isinstance(part, dict):
+                    raise UnusableResponseError("a message part is not an object")
+                if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+                elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                    refusals.append(part["refusal"])
+        elif kind == "function_call":
+            calls.append(_tool_call(item, prepared.tool_nulls))
+    text = "".join(texts) if texts else None
+    refusal = "".join(refusals) if refusals else None
+    if calls:
+        finish = "tool_calls"
+    elif status == "incomplete":
+        details = data.get("incomplete_details")
+        reason = details.get("reason") if isinstance(details, dict) else None
+        finish = _INCOMPLETE_REASONS.get(str(reason), str(reason or "incomplete"))
+    elif refusal is not None:
+        finish = "refusal"
+    else:
+        finish = "stop"
+    if prepared.output_nulls is not None and text is not None and finish == "stop":
+        text = drop_nulls_in_json(text, prepared.output_nulls)
+    items = tuple(output)
+    return ProviderTurn(
+        text=text,
+        tool_calls=tuple(calls),
+        hosted_items=items if prepared.hosted else (),
+        provider_items=items,
+        usage=_usage(data.get("usage")),
+        finish_reason=finish,
+        refusal=refusal,
+        response_id=data.get("id") if isinstance(data.get("id"), str) else None,
+    )
+
+
+def _tool_call(item: Mapping[str, Any], tool_nulls: Mapping[str, NullPlan]) -> ToolCall:
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    if not isinstance(call_id, str) or not isinstance(name, str):
+        raise UnusableResponseError("a function_call item lacks call_id or name")
+    return ToolCall(call_id, name, call_arguments(arguments, name, tool_nulls))
+
+
+def _usage(usage: Any) -> Usage:
+    if not isinstance(usage, dict):
+        return Usage()
+    input_details = usage.get("input_tokens_details")
+    output_details = usage.get("output_tokens_details")
+    return Usage(
+        input_tokens=token_count(usage.get("input_tokens")),
+        output_tokens=token_count(usage.get("output_tokens")),
+        cached_input_tokens=token_count(input_details, "cached_tokens"),
+        reasoning_tokens=token_count(output_details, "reasoning_tokens"),
+    )

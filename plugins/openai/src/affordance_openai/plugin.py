@@ -1,0 +1,27 @@
+"""The entry point of ``affordance-openai``: declares the provider by dotted path only.
+
+This module imports ``affordance`` and nothing else, so discovering the plugin never imports
+the ``openai`` SDK; the registry imports the adapter on first use.
+"""
+
+from __future__ import annotations
+
+from affordance.plugins.hookspecs import hookimpl
+from affordance.plugins.specs import ProviderSpec
+
+__all__ = ["OPENAI_SDK_REQUIREMENT", "affordance_register_providers"]
+
+OPENAI_SDK_REQUIREMENT = "openai>=1.66,<4"
+"""1.66.0 is the first ``openai`` release with the Responses API; 4.x is an untested major."""
+
+
+@hookimpl
+def affordance_register_providers() -> list[ProviderSpec]:
+    return [
+        ProviderSpec(
+            name="openai",
+            adapter="affordance_openai.adapter:OpenAIAdapter",
+            sdk=OPENAI_SDK_REQUIREMENT,
+            description="OpenAI Responses (default) and Chat Completions via the openai SDK",
+        )
+    ]
