@@ -207,3 +207,16 @@ def test_a_non_json_error_page_keeps_its_text(
 
     assert raised.value.status == 502
     assert raised.value.raw_text == page.decode()
+
+
+def test_the_evaluation_deadline_bounds_the_http_timeout(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    server.script(RESPONSES_PATH, timeout(5.0))
+    adapter = OpenAIAdapter("gpt-test", client=clients.sync(max_retries=0, timeout=30))
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        adapter.evaluate(prompt, deadline=0.2)
+
+    assert "timed out" in str(raised.value)
+    assert server.wait_idle(2.0)

@@ -368,6 +368,7 @@ class Evaluation(Generic[OutputT]):
                 hosted_tools=hosted,
                 output_schema=self._output_schema,
                 output_name=output_name(self.prompt.output_type),
+                deadline=self.deadline,
             )
         )
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from affordance.clock import Deadline
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.runtime.messages import Message, ToolCall
 from affordance.tools.hosted import HostedTool
@@ -17,7 +18,11 @@ __all__ = ["ModelRequest", "ProviderTurn", "Usage"]
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts, summed over the turns of an evaluation."""
+    """Token counts, summed over the turns of an evaluation.
+
+    ``input_tokens`` counts every input token, cached ones included; ``cached_input_tokens`` is
+    the part served from the provider's cache. ``output_tokens`` includes reasoning tokens.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
@@ -46,7 +51,8 @@ class ModelRequest:
 
     ``instructions`` is the system text (``None`` when the rendered prompt is itself the first
     user message); ``messages`` is the transcript so far. ``output_schema`` asks for structured
-    output through the provider's native JSON-schema mode.
+    output through the provider's native JSON-schema mode. ``deadline`` is the evaluation's:
+    adapters bound their HTTP timeout by :meth:`timeout`.
     """
 
     prompt_name: str
@@ -59,6 +65,11 @@ class ModelRequest:
     hosted_tools: tuple[HostedTool[Any], ...]
     output_schema: Mapping[str, Any] | None = None
     output_name: str = "output"
+    deadline: Deadline | None = None
+
+    def timeout(self) -> float | None:
+        """Seconds left before the evaluation's deadline (for the HTTP timeout), or None."""
+        return None if self.deadline is None else self.deadline.remaining()
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,12 +104,12 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             if self.api == "responses":
                 raw = client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body
+                    model=self.model, input=[], extra_body=prepared.body, **_bounds(request)
                 )
                 response = raw.http_response
             else:
                 raw_chat = client.chat.completions.with_raw_response.create(
-                    model=self.model, messages=[], extra_body=prepared.body
+                    model=self.model, messages=[], extra_body=prepared.body, **_bounds(request)
                 )
                 response = raw_chat.http_response
         except openai.OpenAIError as error:
@@ -124,12 +124,12 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             if self.api == "responses":
                 raw = await client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body
+                    model=self.model, input=[], extra_body=prepared.body, **_bounds(request)
                 )
                 response = raw.http_response
             else:
                 raw_chat = await client.chat.completions.with_raw_response.create(
-                    model=self.model, messages=[], extra_body=prepared.body
+                    model=self.model, messages=[], extra_body=prepared.body, **_bounds(request)
                 )
                 response = raw_chat.http_response
         except openai.OpenAIError as error:
@@ -266,3 +266,9 @@ def _from_environment(factory: Any) -> Any:
             phase="request",
             provider=PROVIDER,
         ) from error
+
+
+def _bounds(request: ModelRequest) -> dict[str, float]:
+    """Per-request SDK options: the HTTP timeout never outlasts the evaluation's deadline."""
+    remaining = request.timeout()
+    return {} if remaining is None else {"timeout": max(remaining, 0.001)}
