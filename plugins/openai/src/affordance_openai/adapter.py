@@ -104,12 +104,15 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             if self.api == "responses":
                 raw = client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body, **_bounds(request)
+                    model=self.model, input=[], extra_body=prepared.body, timeout=_timeout(request)
                 )
                 response = raw.http_response
             else:
                 raw_chat = client.chat.completions.with_raw_response.create(
-                    model=self.model, messages=[], extra_body=prepared.body, **_bounds(request)
+                    model=self.model,
+                    messages=[],
+                    extra_body=prepared.body,
+                    timeout=_timeout(request),
                 )
                 response = raw_chat.http_response
         except openai.OpenAIError as error:
@@ -124,12 +127,15 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             if self.api == "responses":
                 raw = await client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body, **_bounds(request)
+                    model=self.model, input=[], extra_body=prepared.body, timeout=_timeout(request)
                 )
                 response = raw.http_response
             else:
                 raw_chat = await client.chat.completions.with_raw_response.create(
-                    model=self.model, messages=[], extra_body=prepared.body, **_bounds(request)
+                    model=self.model,
+                    messages=[],
+                    extra_body=prepared.body,
+                    timeout=_timeout(request),
                 )
                 response = raw_chat.http_response
         except openai.OpenAIError as error:
@@ -268,7 +274,7 @@ def _from_environment(factory: Any) -> Any:
         ) from error
 
 
-def _bounds(request: ModelRequest) -> dict[str, float]:
-    """Per-request SDK options: the HTTP timeout never outlasts the evaluation's deadline."""
+def _timeout(request: ModelRequest) -> float | openai.NotGiven:
+    """The request's HTTP timeout: never past the evaluation's deadline (else the client's)."""
     remaining = request.timeout()
-    return {} if remaining is None else {"timeout": max(remaining, 0.001)}
+    return openai.NOT_GIVEN if remaining is None else max(remaining, 0.001)
