@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
-
-from affordance.serde import dump
 
 __all__ = ["ToolRenderableResult", "ToolResult", "render_value"]
 
@@ -76,5 +75,18 @@ def render_value(value: object) -> str:
                 f"{type(value).__qualname__}.render() returned {type(text).__qualname__}, not str"
             )
         return text
-    data: Any = dump(value, exclude_none=True)
+    data: Any = _dump()(value, exclude_none=True)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+_DUMP: Callable[..., Any] | None = None
+
+
+def _dump() -> Callable[..., Any]:
+    """serde's ``dump``, imported on first use: declaring prompts and tools need not load serde."""
+    global _DUMP
+    if _DUMP is None:
+        from affordance.serde import dump
+
+        _DUMP = dump
+    return _DUMP
