@@ -101,48 +101,37 @@ class OpenAIAdapter(ProviderAdapter):
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self._sync()
+        api = client.responses if self.api == "responses" else client.chat.completions
         try:
-            if self.api == "responses":
-                raw = client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body, timeout=_timeout(request)
-                )
-                response = raw.http_response
-            else:
-                raw_chat = client.chat.completions.with_raw_response.create(
-                    model=self.model,
-                    messages=[],
-                    extra_body=prepared.body,
-                    timeout=_timeout(request),
-                )
-                response = raw_chat.http_response
+            raw = api.with_raw_response.create(**self._arguments(prepared, request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return self._turn(raw.http_response, prepared, request.prompt_name)
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self._async()
+        api = client.responses if self.api == "responses" else client.chat.completions
         try:
-            if self.api == "responses":
-                raw = await client.responses.with_raw_response.create(
-                    model=self.model, input=[], extra_body=prepared.body, timeout=_timeout(request)
-                )
-                response = raw.http_response
-            else:
-                raw_chat = await client.chat.completions.with_raw_response.create(
-                    model=self.model,
-                    messages=[],
-                    extra_body=prepared.body,
-                    timeout=_timeout(request),
-                )
-                response = raw_chat.http_response
+            raw = await api.with_raw_response.create(**self._arguments(prepared, request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return self._turn(raw.http_response, prepared, request.prompt_name)
+
+    def _arguments(self, prepared: PreparedRequest, request: ModelRequest) -> dict[str, Any]:
+        """The SDK call's arguments: our body passes as ``extra_body``, so the SDK does not
+        walk it against its typed parameters (most of its per-request cost); the typed
+        ``input``/``messages`` stay empty. The HTTP timeout never outlasts the deadline."""
+        empty = "input" if self.api == "responses" else "messages"
+        arguments: dict[str, Any] = {"model": self.model, empty: [], "extra_body": prepared.body}
+        remaining = request.timeout()
+        if remaining is not None:
+            arguments["timeout"] = max(remaining, 0.001)
+        return arguments
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The function declarations this adapter sends, strict where the schema allows it."""
@@ -272,9 +261,3 @@ def _from_environment(factory: Any) -> Any:
             phase="request",
             provider=PROVIDER,
         ) from error
-
-
-def _timeout(request: ModelRequest) -> float | openai.NotGiven:
-    """The request's HTTP timeout: never past the evaluation's deadline (else the client's)."""
-    remaining = request.timeout()
-    return openai.NOT_GIVEN if remaining is None else max(remaining, 0.001)
