@@ -94,7 +94,8 @@ def matrix() -> int:
     banner("tox matrix")
     build_wheels()
     env = dict(os.environ)
-    env.setdefault("PYENV_VERSION", ":".join(PYENV_PYTHONS))
+    # pyenv exposes a python3.X command only for the versions listed here (all of them).
+    env["PYENV_VERSION"] = ":".join(PYENV_PYTHONS)
     env["UV_PYTHON_DOWNLOADS"] = "never"
     env["UV_FIND_LINKS"] = str(WHEELS)
     missing = [v for v in TOX_PYTHONS if shutil.which(f"python{v}", path=env.get("PATH")) is None]
