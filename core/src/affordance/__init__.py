@@ -2,6 +2,7 @@
 
 Importing this package is cheap on purpose: names are resolved on first access (PEP 562), so
 ``import affordance`` loads no provider SDK, no plugin and not even the runtime until used.
+Everything a user needs is importable from here; the subpackages hold the same names by topic.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
+    "AllowList": "affordance.runtime.policy",
+    "EventBus": "affordance.runtime.events",
     "HostedTool": "affordance.tools.hosted",
     "HostedToolCodec": "affordance.tools.hosted",
     "HostedToolConfig": "affordance.tools.hosted",
@@ -22,26 +25,37 @@ _EXPORTS: dict[str, str] = {
     "OpenSectionsResult": "affordance.prompt.disclosure",
     "Prompt": "affordance.prompt.template",
     "PromptEvaluationError": "affordance.errors",
+    "PromptExecuted": "affordance.runtime.events",
     "PromptRenderError": "affordance.errors",
+    "PromptRendered": "affordance.runtime.events",
+    "PromptResponse": "affordance.runtime.response",
     "PromptTemplate": "affordance.prompt.template",
     "PromptValidationError": "affordance.errors",
+    "ProviderAdapter": "affordance.adapters.base",
     "RenderedPrompt": "affordance.prompt.rendered",
     "RetryPolicy": "affordance.tools.retry",
     "Section": "affordance.prompt.section",
     "SectionPath": "affordance.prompt.paths",
     "SectionVisibility": "affordance.prompt.section",
+    "Session": "affordance.runtime.session",
     "Tool": "affordance.tools.tool",
     "ToolContext": "affordance.tools.context",
     "ToolError": "affordance.errors",
     "ToolExample": "affordance.tools.tool",
+    "ToolExecutor": "affordance.runtime.executor",
     "ToolHandler": "affordance.tools.tool",
+    "ToolInvoked": "affordance.runtime.events",
     "ToolRenderableResult": "affordance.tools.result",
     "ToolResult": "affordance.tools.result",
     "ToolValidationError": "affordance.errors",
+    "approve": "affordance.runtime.confirmation",
+    "deny": "affordance.runtime.confirmation",
     "tool": "affordance.tools.decorator",
 }
 
 __all__ = [
+    "AllowList",
+    "EventBus",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",
@@ -51,23 +65,32 @@ __all__ = [
     "OpenSectionsResult",
     "Prompt",
     "PromptEvaluationError",
+    "PromptExecuted",
     "PromptRenderError",
+    "PromptRendered",
+    "PromptResponse",
     "PromptTemplate",
     "PromptValidationError",
+    "ProviderAdapter",
     "RenderedPrompt",
     "RetryPolicy",
     "Section",
     "SectionPath",
     "SectionVisibility",
+    "Session",
     "Tool",
     "ToolContext",
     "ToolError",
     "ToolExample",
+    "ToolExecutor",
     "ToolHandler",
+    "ToolInvoked",
     "ToolRenderableResult",
     "ToolResult",
     "ToolValidationError",
     "__version__",
+    "approve",
+    "deny",
     "tool",
 ]
 
@@ -86,6 +109,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from affordance.adapters.base import ProviderAdapter
     from affordance.errors import (
         PromptEvaluationError,
         PromptRenderError,
@@ -99,6 +123,12 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
+    from affordance.runtime.confirmation import approve, deny
+    from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked
+    from affordance.runtime.executor import ToolExecutor
+    from affordance.runtime.policy import AllowList
+    from affordance.runtime.response import PromptResponse
+    from affordance.runtime.session import Session
     from affordance.tools.context import ToolContext
     from affordance.tools.decorator import tool
     from affordance.tools.hosted import (
