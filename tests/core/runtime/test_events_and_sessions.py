@@ -6,6 +6,7 @@ import logging
 import threading
 from dataclasses import dataclass
 
+import pytest
 from entity_tools import make_prompt
 
 from affordance.runtime import (
@@ -108,3 +109,14 @@ def test_session_updates_are_safe_under_threads():
         thread.join()
     assert len(session.slice(Counter)) == 4000
     assert len({c.value for c in session.slice(Counter)}) == 4000
+
+
+def test_the_test_suite_itself_cannot_reach_the_internet():
+    import socket
+
+    from affordance.testing import NetworkBlockedError
+
+    with pytest.raises(NetworkBlockedError):
+        socket.create_connection(("example.com", 443), timeout=1)
+    with socket.socket() as raw, pytest.raises(NetworkBlockedError):
+        raw.connect(("93.184.216.34", 80))
