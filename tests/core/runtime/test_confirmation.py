@@ -7,6 +7,8 @@ import asyncio
 import pytest
 from entity_tools import LookupParams, make_prompt
 
+PROMPT = make_prompt()
+
 from affordance import PromptEvaluationError
 from affordance.runtime import (
     ConfirmationRequested,
@@ -37,7 +39,7 @@ def test_a_destructive_call_comes_back_pending_with_validated_arguments():
     bus = EventBus()
     requested: list[ConfirmationRequested] = []
     bus.subscribe(ConfirmationRequested, requested.append)
-    response = adapter.evaluate(make_prompt(), bus=bus)
+    response = adapter.evaluate(PROMPT, bus=bus)
     assert response.needs_confirmation
     assert response.finish_reason == "confirmation_required"
     (pending,) = response.pending_confirmations
@@ -52,17 +54,13 @@ def test_a_destructive_call_comes_back_pending_with_validated_arguments():
 @pytest.mark.parametrize("asynchronous", [False, True])
 def test_approving_runs_the_call_and_keeps_the_other_results_of_the_turn(asynchronous):
     adapter = scripted()
-    first = adapter.evaluate(make_prompt())
+    first = adapter.evaluate(PROMPT)
     if asynchronous:
         second = asyncio.run(
-            adapter.aevaluate(
-                make_prompt(), session=first.session, confirmations={"del": approve()}
-            )
+            adapter.aevaluate(PROMPT, session=first.session, confirmations={"del": approve()})
         )
     else:
-        second = adapter.evaluate(
-            make_prompt(), session=first.session, confirmations={"del": approve()}
-        )
+        second = adapter.evaluate(PROMPT, session=first.session, confirmations={"del": approve()})
     assert second.text == "all done"
     results = {r.call.id: r.result for r in second.tool_results}
     assert results["look"].success
@@ -79,10 +77,8 @@ def test_denying_reports_the_refusal_to_the_model():
     invoked: list[ToolInvoked] = []
     bus.subscribe(ConfirmationResolved, resolved.append)
     bus.subscribe(ToolInvoked, invoked.append)
-    first = adapter.evaluate(make_prompt(), bus=bus)
-    second = adapter.evaluate(
-        make_prompt(), session=first.session, confirmations={"del": deny("keep it")}
-    )
+    first = adapter.evaluate(PROMPT, bus=bus)
+    second = adapter.evaluate(PROMPT, session=first.session, confirmations={"del": deny("keep it")})
     result = {r.call.id: r.result for r in second.tool_results}["del"]
     assert not result.success
     assert result.message == "The user declined to run 'delete'; it was not run. Reason: keep it"
@@ -92,11 +88,11 @@ def test_denying_reports_the_refusal_to_the_model():
 
 def test_confirmations_need_the_suspended_session():
     adapter = scripted()
-    adapter.evaluate(make_prompt())
+    adapter.evaluate(PROMPT)
     with pytest.raises(PromptEvaluationError, match="needs the session"):
-        adapter.evaluate(make_prompt(), confirmations={"del": approve()})
+        adapter.evaluate(PROMPT, confirmations={"del": approve()})
     with pytest.raises(PromptEvaluationError, match="no suspended evaluation"):
-        adapter.evaluate(make_prompt(), session=Session(), confirmations={"del": approve()})
+        adapter.evaluate(PROMPT, session=Session(), confirmations={"del": approve()})
 
 
 def test_every_pending_call_needs_an_answer():
@@ -109,11 +105,11 @@ def test_every_pending_call_needs_an_answer():
             text("done"),
         ]
     )
-    first = adapter.evaluate(make_prompt())
+    first = adapter.evaluate(PROMPT)
     with pytest.raises(PromptEvaluationError, match="missing for pending calls: d2"):
-        adapter.evaluate(make_prompt(), session=first.session, confirmations={"d1": approve()})
+        adapter.evaluate(PROMPT, session=first.session, confirmations={"d1": approve()})
     done = adapter.evaluate(
-        make_prompt(), session=first.session, confirmations={"d1": approve(), "d2": deny()}
+        PROMPT, session=first.session, confirmations={"d1": approve(), "d2": deny()}
     )
     assert [r.result.success for r in done.tool_results] == [True, False]
 
@@ -122,6 +118,13 @@ def test_invalid_arguments_to_a_destructive_tool_are_refused_before_asking():
     adapter = ScriptedAdapter(
         [tool_calls(tool_call("delete", {"entity_id": ""})), text("fixed it")]
     )
-    response = adapter.evaluate(make_prompt())
+    response = adapter.evaluate(PROMPT)
     assert not response.needs_confirmation
     assert "entity_id" in response.tool_results[0].result.message
+
+
+def test_resuming_with_another_prompt_is_refused():
+    adapter = scripted()
+    first = adapter.evaluate(PROMPT)
+    with pytest.raises(PromptEvaluationError, match="resume it with that prompt"):
+        adapter.evaluate(make_prompt(), session=first.session, confirmations={"del": approve()})

@@ -217,6 +217,13 @@ class ProviderAdapter(ABC):
                     prompt_name=prompt.name,
                     phase="confirm",
                 )
+            if suspended.prompt is not prompt:
+                raise PromptEvaluationError(
+                    f"the calls {', '.join(sorted(confirmations))} belong to an evaluation of "
+                    f"prompt {suspended.prompt.name!r}; resume it with that prompt",
+                    prompt_name=prompt.name,
+                    phase="confirm",
+                )
             if bus is not None:
                 suspended.bus = bus
             if deadline is not None:
