@@ -7,8 +7,6 @@ import asyncio
 import pytest
 from entity_tools import LookupParams, make_prompt
 
-PROMPT = make_prompt()
-
 from affordance import PromptEvaluationError
 from affordance.runtime import (
     ConfirmationRequested,
@@ -20,6 +18,9 @@ from affordance.runtime import (
     deny,
 )
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
+
+
+PROMPT = make_prompt()
 
 
 def scripted() -> ScriptedAdapter:
