@@ -19,7 +19,6 @@ from affordance.runtime import (
 )
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
-
 PROMPT = make_prompt()
 
 
