@@ -77,7 +77,8 @@ def test_plain_return_values_are_wrapped_and_context_is_passed():
 
     result = run(greet, {"name": "Ada"})
     assert (result.success, result.value) == (True, "hello Ada")
-    assert seen and seen[0].startswith("call_")
+    (call_id,) = seen
+    assert call_id.startswith("call_")
 
 
 def test_async_functions_stay_async():
