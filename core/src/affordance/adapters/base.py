@@ -17,11 +17,12 @@ from affordance.errors import PromptEvaluationError
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
+from affordance.runtime.actions import Action
 from affordance.runtime.confirmation import Confirmation
 from affordance.runtime.drivers import drive, drive_async
 from affordance.runtime.events import EventBus
 from affordance.runtime.executor import ToolExecutor
-from affordance.runtime.loop import Action, Evaluation
+from affordance.runtime.loop import Evaluation
 from affordance.runtime.messages import Message
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.session import Session

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.executor import CallOutcome
-from affordance.runtime.loop import Action, Evaluation, Finished, RunCalls, SendRequest
+from affordance.runtime.loop import Evaluation
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 

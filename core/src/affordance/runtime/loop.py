@@ -11,7 +11,6 @@ bounds — lives here, so both drivers and every provider share it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from affordance._ids import new_id
@@ -23,6 +22,7 @@ from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime import failures
+from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.events import (
     ConfirmationRequested,
@@ -51,28 +51,6 @@ from affordance.tools.hosted import HostedTool, HostedToolOutput
 __all__ = ["Action", "Evaluation", "Finished", "RunCalls", "SendRequest"]
 
 OutputT = TypeVar("OutputT")
-
-
-@dataclass(frozen=True, slots=True)
-class SendRequest:
-    """Send this request to the model and pass the answer to ``on_turn``."""
-
-    request: ModelRequest
-
-
-@dataclass(frozen=True, slots=True)
-class RunCalls:
-    """Run these calls (concurrently if you can) and pass the outcomes to ``on_outcomes``."""
-
-    calls: tuple[tuple[PreparedCall, ToolContext], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Finished(Generic[OutputT]):
-    response: PromptResponse[OutputT]
-
-
-Action = SendRequest | RunCalls | Finished[Any]
 
 
 class _Slot:

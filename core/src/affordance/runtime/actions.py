@@ -1,0 +1,37 @@
+"""What the evaluation loop asks its driver to do: the actions of the sans-IO state machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from affordance.runtime.executor import PreparedCall
+from affordance.runtime.response import PromptResponse
+from affordance.runtime.turn import ModelRequest
+from affordance.tools.context import ToolContext
+
+__all__ = ["Action", "Finished", "RunCalls", "SendRequest"]
+
+OutputT = TypeVar("OutputT")
+
+
+@dataclass(frozen=True, slots=True)
+class SendRequest:
+    """Send this request to the model and pass the answer to ``on_turn``."""
+
+    request: ModelRequest
+
+
+@dataclass(frozen=True, slots=True)
+class RunCalls:
+    """Run these calls (concurrently if you can) and pass the outcomes to ``on_outcomes``."""
+
+    calls: tuple[tuple[PreparedCall, ToolContext], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Generic[OutputT]):
+    response: PromptResponse[OutputT]
+
+
+Action = SendRequest | RunCalls | Finished[Any]
