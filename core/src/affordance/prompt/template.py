@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptRenderError, PromptValidationError
+from affordance.prompt.disclosure import OPEN_SECTIONS, open_sections_tool
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import Section, SectionVisibility
@@ -21,7 +22,7 @@ OutputT = TypeVar("OutputT")
 _SUMMARY = SectionVisibility.SUMMARY
 _FULL = SectionVisibility.FULL
 _NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = {}
-RESERVED_TOOL_NAMES = frozenset({"open_sections"})
+RESERVED_TOOL_NAMES = frozenset({OPEN_SECTIONS})
 
 
 class _Node:
@@ -174,8 +175,6 @@ class PromptTemplate(Generic[OutputT]):
         summarized: list[SectionPath] = []
         _render_level(self._roots, 0, "", lookup, overrides, parts, tools, hosted, summarized)
         if summarized:
-            from affordance.prompt.disclosure import open_sections_tool
-
             tools.append(open_sections_tool())
         return RenderedPrompt(
             text="\n\n".join(parts),

@@ -47,6 +47,7 @@ from affordance.runtime.turn import NO_USAGE, ModelRequest, ProviderTurn, Usage
 from affordance.serde import dump
 from affordance.tools.context import ToolContext
 from affordance.tools.hosted import HostedTool, HostedToolOutput
+from affordance.tools.tool import Tool
 
 __all__ = ["Action", "Evaluation", "Finished", "RunCalls", "SendRequest"]
 
@@ -56,13 +57,13 @@ OutputT = TypeVar("OutputT")
 class _Slot:
     """The result position of one call of the current turn."""
 
-    __slots__ = ("context", "outcome", "pending", "recorded")
+    __slots__ = ("content", "context", "outcome", "pending")
 
     def __init__(self) -> None:
         self.outcome: CallOutcome | None = None
         self.pending: PreparedCall | None = None
         self.context: ToolContext | None = None
-        self.recorded = False
+        self.content: str | None = None  # the tool message, set once the outcome is published
 
 
 class Evaluation(Generic[OutputT]):
@@ -110,9 +111,10 @@ class Evaluation(Generic[OutputT]):
         }
         self._slots: list[_Slot] = []
         self._slot_of: dict[int, _Slot] = {}
-        self._model_text: dict[int, str] = {}
         self._terminal: PreparedCall | None = None
-        self.rendered: RenderedPrompt[OutputT] = self._render()
+        self.rendered: RenderedPrompt[OutputT]
+        self._tools: dict[str, Tool[Any, Any]] = {}
+        self._render()
         self._output_schema = output_schema(prompt.output_type)
 
     # -- driving ---------------------------------------------------------------------------
@@ -130,7 +132,7 @@ class Evaluation(Generic[OutputT]):
         self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
         if not turn.tool_calls:
             return self._finish(turn)
-        tools = {tool.name: tool for tool in self.rendered.tools}
+        tools = self._tools
         self._slots = []
         self._slot_of = {}
         self._terminal = None
@@ -198,7 +200,7 @@ class Evaluation(Generic[OutputT]):
                 phase="confirm",
             )
         self.session.release(self)
-        tools = {tool.name: tool for tool in self.rendered.tools}
+        tools = self._tools
         to_run: list[tuple[PreparedCall, ToolContext]] = []
         for slot in pending:
             prepared, context = slot.pending, slot.context
@@ -239,16 +241,15 @@ class Evaluation(Generic[OutputT]):
     def _record_new(self) -> None:
         """Finish, log and publish each outcome once, in call order."""
         for slot in self._slots:
-            if slot.outcome is not None and not slot.recorded:
-                slot.recorded = True
-                self._publish_outcome(slot.outcome)
+            if slot.outcome is not None and slot.content is None:
+                slot.content = self._publish_outcome(slot.outcome)
 
-    def _publish_outcome(self, outcome: CallOutcome) -> None:
+    def _publish_outcome(self, outcome: CallOutcome) -> str:
+        """Log the outcome, publish its ``ToolInvoked``, and return the tool message text."""
         prepared = outcome.prepared
         self.executor.finish(outcome, run_id=self.run_id, turn=self.turn)
         result = outcome.result
         rendered = result.render()
-        self._model_text[id(prepared.call)] = result.model_text(rendered)
         self._emit(
             ToolInvoked(
                 prompt_name=self.prompt.name,
@@ -267,16 +268,15 @@ class Evaluation(Generic[OutputT]):
                 ),
             )
         )
+        return result.model_text(rendered)
 
     def _close_turn(self) -> Action:
         terminal_result = None
         for slot in self._slots:
-            outcome = slot.outcome
+            outcome, content = slot.outcome, slot.content
             assert outcome is not None
+            assert content is not None
             prepared, result = outcome.prepared, outcome.result
-            content = self._model_text.pop(id(prepared.call), None)
-            if content is None:
-                content = result.model_text()
             self._transcript.append(
                 ToolResultMessage(prepared.call.id, prepared.call.name, content, not result.success)
             )
@@ -365,16 +365,18 @@ class Evaluation(Generic[OutputT]):
                 )
         return tuple(kept)
 
-    def _render(self) -> RenderedPrompt[OutputT]:
+    def _render(self) -> None:
+        """Render with the current overrides; the exposed tools are indexed once per render."""
         rendered = self.prompt.render(*self.params, visibility_overrides=self._overrides or None)
+        self.rendered = rendered
+        self._tools = {tool.name: tool for tool in rendered.tools}
         self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
-        return rendered
 
     def _open(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
         self._overrides.update(overrides)
         self.session.open_sections(overrides)
         self.opened.extend(overrides)
-        self.rendered = self._render()
+        self._render()
 
     def _finish(self, turn: ProviderTurn) -> Action:
         text = turn.text
