@@ -9,22 +9,14 @@ instead, which passes the arguments to the constructor as keywords. Subclassing 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "TypeArgsAlias",
-    "TypeArgsBound",
     "inherited_type_args",
     "is_concrete",
     "subscript",
 ]
-
-
-class TypeArgsBound(Protocol):
-    """A class that accepts its type arguments as constructor keywords."""
-
-    @classmethod
-    def _type_args_to_kwargs(cls, args: tuple[Any, ...]) -> dict[str, Any]: ...
 
 
 class TypeArgsAlias:
