@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from affordance._version import __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -39,11 +39,11 @@ _EXPORTS: dict[str, str] = {
     "SectionVisibility": "affordance.prompt.section",
     "Session": "affordance.runtime.session",
     "Tool": "affordance.tools.tool",
-    "ToolContext": "affordance.tools.context",
+    "ToolContext": "affordance.runtime.context",
     "ToolError": "affordance.errors",
     "ToolExample": "affordance.tools.tool",
     "ToolExecutor": "affordance.runtime.executor",
-    "ToolHandler": "affordance.tools.tool",
+    "ToolHandler": "affordance.runtime.context",
     "ToolInvoked": "affordance.runtime.events",
     "ToolRenderableResult": "affordance.tools.result",
     "ToolResult": "affordance.tools.result",
@@ -124,12 +124,12 @@ if TYPE_CHECKING:
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
     from affordance.runtime.confirmation import approve, deny
+    from affordance.runtime.context import ToolContext, ToolHandler
     from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked
     from affordance.runtime.executor import ToolExecutor
     from affordance.runtime.policy import AllowList
     from affordance.runtime.response import PromptResponse
     from affordance.runtime.session import Session
-    from affordance.tools.context import ToolContext
     from affordance.tools.decorator import tool
     from affordance.tools.hosted import (
         HostedTool,
@@ -139,4 +139,4 @@ if TYPE_CHECKING:
     )
     from affordance.tools.result import ToolRenderableResult, ToolResult
     from affordance.tools.retry import RetryPolicy
-    from affordance.tools.tool import Tool, ToolExample, ToolHandler
+    from affordance.tools.tool import Tool, ToolExample

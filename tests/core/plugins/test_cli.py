@@ -61,8 +61,8 @@ def test_plugins_json_has_the_documented_shape(installed, capsys):
     code, out = run(capsys, "plugins", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"schema", "core", "settings", "plugins", "conflicts", "hook_errors"}
-    assert data["schema"] == 1
+    assert set(data) == {"schema", "core", "settings", "plugins", "resolutions", "conflicts"}
+    assert data["schema"] == 2
     assert data["core"]["plugin_api"] == 1
     assert data["settings"] == {
         "autoload": True,

@@ -134,7 +134,7 @@ def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
     adapter = AcmeAdapter()
     codec = adapter.hosted_codec("acme_search")
     assert codec.serialize(search_tool()) == {"type": "acme_search", "name": "search"}
-    assert adapter.require_hosted_codec("acme_search") is codec
+    assert adapter.require_hosted_codec(search_tool()) is codec
     outputs = adapter.parse_hosted_outputs(
         [{"type": "message"}, {"type": "acme_search_call", "found": 3}], [search_tool()]
     )
@@ -143,7 +143,7 @@ def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
 
 def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):
     with pytest.raises(PromptEvaluationError) as info:
-        BareAdapter().require_hosted_codec("acme_search", prompt_name="research")
+        BareAdapter().require_hosted_codec(search_tool(), prompt_name="research")
     error = info.value
     assert error.message == (
         "hosted tool kind 'acme_search' is not supported by provider 'bare'; "
@@ -154,7 +154,9 @@ def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):
 
 def test_a_kind_nobody_supports_says_so(acme):
     with pytest.raises(PromptEvaluationError, match="no installed provider supports it"):
-        AcmeAdapter().require_hosted_codec("code_interpreter")
+        AcmeAdapter().require_hosted_codec(
+            HostedTool("code_interpreter", "run", "Run code.", search_tool().config)
+        )
 
 
 def test_the_module_exports_what_it_documents():

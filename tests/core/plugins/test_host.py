@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import threading
-import types
 
 import pluggy
 import pytest
@@ -18,7 +17,6 @@ from affordance.plugins import (
     ProviderSpec,
     SerializerSpec,
     hookimpl,
-    hookspec,
 )
 
 
@@ -234,74 +232,18 @@ def test_strict_mode_raises_for_a_broken_plugin_but_records_stay_readable():
     assert record(host, "raising").status is PluginStatus.FAILED
 
 
-def test_affordance_loaded_is_called_once_per_plugin_with_the_host():
-    seen = []
-
-    class Listener:
-        @hookimpl
-        def affordance_loaded(self, host):
-            seen.append(host)
-
+def test_asking_for_the_registry_while_it_is_built_fails_that_plugin():
     host = PluginHost(autoload=False)
-    host.register(Listener(), name="listener")
-    host.registry()
-    host.register(SearchPlugin(), name="search")
-    host.registry()
-    assert seen == [host]
 
-
-def test_a_raising_affordance_loaded_fails_its_plugin():
-    class Broken(SearchPlugin):
-        @hookimpl
-        def affordance_loaded(self):
-            raise ValueError("no config")
-
-    host = PluginHost(autoload=False)
-    host.register(Broken(), name="broken")
-    assert host.registry().keys() == ()
-    assert record(host, "broken").reason == "affordance_loaded raised ValueError: no config"
-
-
-def test_asking_for_the_registry_from_affordance_loaded_fails_that_plugin():
     class Eager:
         @hookimpl
-        def affordance_loaded(self, host):
+        def affordance_register_providers(self):
             host.registry()
+            return []
 
-    host = PluginHost(autoload=False)
     host.register(Eager(), name="eager")
     host.registry()
     assert "while it is being built" in record(host, "eager").reason
-
-
-def test_affordance_add_hookspecs_lets_a_plugin_publish_hooks_for_others():
-    specs = types.ModuleType("search_hookspecs")
-
-    @hookspec
-    def affordance_search_backends():
-        """Extra backends for the search tool."""
-
-    specs.affordance_search_backends = affordance_search_backends
-
-    class Publisher:
-        @hookimpl
-        def affordance_add_hookspecs(self, pluginmanager):
-            pluginmanager.add_hookspecs(specs)
-
-    class Backend:
-        @hookimpl
-        def affordance_search_backends(self):
-            return ["acme-index"]
-
-    host = PluginHost(autoload=False)
-    host.register(Backend(), name="backend")  # before the spec exists: order must not matter
-    host.register(Publisher(), name="publisher")
-    host.registry()
-    assert {r.name: r.status for r in host.records()} == {
-        "backend": PluginStatus.LOADED,
-        "publisher": PluginStatus.LOADED,
-    }
-    assert host.pluginmanager.hook.affordance_search_backends() == [["acme-index"]]
 
 
 def test_unregister_removes_a_plugin_and_its_contributions():

@@ -174,50 +174,25 @@ def test_a_pin_naming_a_non_contributor_is_an_error_at_use():
         host.registry().codec("acme", "acme_search")
 
 
-def test_the_resolve_conflict_hook_decides_before_priority():
-    class PreferTwo:
-        @hookimpl
-        def affordance_resolve_conflict(self, key, candidates, settings):
-            assert settings.autoload is False
-            return next(c for c in candidates if c.target == "two:Codec")
-
-    registry = host_with(
-        Offers(CodecSpec("acme", "acme_search", "one:Codec", priority=9)),
-        Offers(CodecSpec("acme", "acme_search", "two:Codec")),
-        PreferTwo(),
-    ).registry()
-    assert registry.resolve(ContributionKey.codec("acme", "acme_search")).target == "two:Codec"
-
-
-def test_a_raising_or_wrong_resolve_hook_is_recorded_and_skipped():
-    class Raises:
-        @hookimpl
-        def affordance_resolve_conflict(self, key):
-            raise RuntimeError("policy server down")
-
-    class Wrong:
-        @hookimpl
-        def affordance_resolve_conflict(self):
-            return "two"
-
-    class Declines:
-        @hookimpl
-        def affordance_resolve_conflict(self, candidates):
-            return None
+def test_each_decision_says_who_won_and_why():
+    key = ContributionKey.codec("acme", "acme_search")
+    alone = host_with(Offers(CodecSpec("acme", "acme_search", "one:Codec"))).registry()
+    assert alone.decision(key).reason == "only"
+    assert alone.decision(key).describe() == "the only contribution"
 
     host = host_with(
-        Offers(CodecSpec("acme", "acme_search", "one:Codec", priority=1)),
+        Offers(CodecSpec("acme", "acme_search", "one:Codec", priority=9)),
         Offers(CodecSpec("acme", "acme_search", "two:Codec")),
-        Raises(),
-        Wrong(),
-        Declines(),
     )
-    chosen = host.registry().resolve(ContributionKey.codec("acme", "acme_search"))
-    assert chosen.target == "one:Codec"  # priority decided
-    errors = host.hook_errors
-    assert len(errors) == 2
-    assert "raised RuntimeError: policy server down" in errors[1]
-    assert "answered 'two'" in errors[0]
+    by_priority = host.registry().decision(key)
+    assert (by_priority.winner.target, by_priority.reason) == ("one:Codec", "priority")
+    assert by_priority.describe() == "priority 9 over plugin-1 (0)"
+
+    host.pin(key, dist="plugin-1")
+    by_pin = host.registry().decision(key)
+    assert (by_pin.winner.target, by_pin.reason) == ("two:Codec", "pin")
+    assert by_pin.describe() == "pinned to plugin-1"
+    assert host.registry().decision(ContributionKey.codec("acme", "other")) is None
 
 
 def test_a_provider_name_tie_is_a_provider_conflict():
@@ -307,12 +282,19 @@ def test_a_codec_that_cannot_be_built_is_unavailable_with_the_reason(fake_dists,
 def test_serializers_and_hosted_tool_kinds_resolve_like_codecs(fake_dists):
     from affordance.plugins import HostedToolKindSpec, SerializerSpec
 
-    fake_dists.module("acme_serializers", "class Tools:\n    pass\n")
+    fake_dists.module(
+        "acme_serializers",
+        "class Tools:\n    def declare(self, tool):\n        return None\n"
+        "class Broken:\n    pass\n",
+    )
 
     class Plugin:
         @hookimpl
         def affordance_register_serializers(self):
-            return [SerializerSpec("acme", "tool", "acme_serializers:Tools")]
+            return [
+                SerializerSpec("acme", "tool", "acme_serializers:Tools"),
+                SerializerSpec("acme", "output", "acme_serializers:Broken"),
+            ]
 
         @hookimpl
         def affordance_register_hosted_tool_kinds(self):
@@ -321,6 +303,10 @@ def test_serializers_and_hosted_tool_kinds_resolve_like_codecs(fake_dists):
     registry = host_with(Plugin()).registry()
     assert type(registry.serializer("acme", "tool")).__name__ == "Tools"
     assert registry.serializer("acme", "tool_result") is None
+    with pytest.raises(PluginUnavailableError, match="has no output_format"):
+        registry.serializer("acme", "output")
+    with pytest.raises(ValueError, match="unknown serializer role 'tools'"):
+        registry.serializer("acme", "tools")
     assert registry.hosted_tool_kinds() == ("acme_search",)
     assert registry.hosted_tool_kind("acme_search").output == "m:Result"
     assert registry.hosted_tool_kind("web_search") is None

@@ -1,4 +1,5 @@
-"""The small PEP 440-ish requirement checker used for SDK floors and core/plugin skew."""
+"""Requirement strings checked against installed versions (parsing is ``packaging``'s; what is
+ours is how a failure reads and which requirements count)."""
 
 from __future__ import annotations
 
@@ -6,40 +7,12 @@ import pytest
 
 from affordance.plugins import PluginConfigError
 from affordance.plugins._requirements import (
-    Requirement,
-    Version,
     canonical_name,
+    is_unconditional,
+    parse_requirement,
+    unmet_clauses,
     unmet_reason,
 )
-
-
-@pytest.mark.parametrize(
-    ("lower", "higher"),
-    [
-        ("1.2", "1.66"),
-        ("1.9", "1.10"),
-        ("1.0.dev1", "1.0a1"),
-        ("1.0a1", "1.0b1"),
-        ("1.0b2", "1.0rc1"),
-        ("1.0rc1", "1.0"),
-        ("1.0", "1.0.post1"),
-        ("1.0.post1.dev1", "1.0.post1"),
-        ("2.0", "1!0.1"),
-        ("3.54.0", "4"),
-    ],
-)
-def test_versions_order_like_pep_440(lower, higher):
-    assert Version.parse(lower) < Version.parse(higher)
-
-
-def test_trailing_zeros_and_local_labels_do_not_matter():
-    assert Version.parse("1.66") == Version.parse("1.66.0")
-    assert Version.parse("1.0+local.1") == Version.parse("1.0")
-
-
-def test_an_unreadable_version_is_a_config_error():
-    with pytest.raises(PluginConfigError, match="not a version"):
-        Version.parse("latest")
 
 
 @pytest.mark.parametrize(
@@ -49,40 +22,38 @@ def test_an_unreadable_version_is_a_config_error():
         ("openai>=1.66,<4", "3.54.0", True),
         ("openai>=1.66,<4", "1.2", False),
         ("openai>=1.66,<4", "4.0", False),
-        ("openai>=1.66,<4", "4.0rc1", False),
-        ("openai<4.0rc2", "4.0rc1", True),
+        ("openai>=1.66,<4", "3.55.0rc1", True),  # a pre-release below the cap counts
         ("openai==1.2.*", "1.2.7", True),
-        ("openai==1.2.*", "1.3", False),
-        ("openai!=1.5", "1.5.0", False),
-        ("openai~=1.4.5", "1.4.9", True),
         ("openai~=1.4.5", "1.5.0", False),
-        ("openai>1.0", "1.0", False),
-        ("openai<=1.0", "1.0.0", True),
-        ("openai===1.0", "1.0", True),
         ("openai", "0.0.1", True),
-        ("openai (>=1.0)", "1.1", True),
         ("openai[realtime]>=1.0; python_version >= '3.10'", "1.1", True),
     ],
 )
 def test_requirements_check_installed_versions(requirement, installed, ok):
-    assert (not Requirement.parse(requirement).failures(installed)) is ok
+    assert (not unmet_clauses(parse_requirement(requirement), installed)) is ok
 
 
 def test_failures_are_phrased_as_facts():
-    requirement = Requirement.parse("openai>=1.66,<4")
-    assert requirement.failures("1.2") == ["openai 1.2 < 1.66"]
-    assert requirement.failures("4.1") == ["openai 4.1 >= 4"]
+    requirement = parse_requirement("openai>=1.66,<4")
+    assert unmet_clauses(requirement, "1.2") == ["openai 1.2 < 1.66"]
+    assert unmet_clauses(requirement, "4.1") == ["openai 4.1 >= 4"]
 
 
-def test_extra_markers_are_recognised():
-    assert Requirement.parse('affordance-openai>=1; extra == "openai"').extra == "openai"
-    assert Requirement.parse("affordance>=0.1,<1").extra is None
+def test_an_unreadable_installed_version_breaks_the_requirement():
+    assert unmet_clauses(parse_requirement("openai>=1"), "latest") == [
+        "openai latest is not a version this check can read"
+    ]
+
+
+def test_only_requirements_without_markers_are_unconditional():
+    assert not is_unconditional(parse_requirement('affordance-openai>=1; extra == "openai"'))
+    assert is_unconditional(parse_requirement("affordance>=0.1,<1"))
 
 
 @pytest.mark.parametrize("text", ["openai>=", ">=1.0", "openai>=1.0 <2", "openai=>1"])
 def test_malformed_requirements_are_config_errors(text):
-    with pytest.raises(PluginConfigError):
-        Requirement.parse(text)
+    with pytest.raises(PluginConfigError, match="is not a requirement"):
+        parse_requirement(text)
 
 
 def test_canonical_names_follow_pep_503():

@@ -86,6 +86,7 @@ def venv_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     built = run(*build, ROOT / "core", FIXTURES / "acme-search", FIXTURES / "broken-demo")
     assert built.returncode == 0, built.stderr
     repack_installed("pluggy", wheelhouse)
+    repack_installed("packaging", wheelhouse)
     venv = base / "venv"
     created = run(sys.executable, "-m", "venv", "--without-pip", venv)
     assert created.returncode == 0, created.stderr

@@ -106,7 +106,7 @@ def test_every_pending_call_needs_an_answer():
         ]
     )
     first = adapter.evaluate(PROMPT)
-    with pytest.raises(PromptEvaluationError, match="missing for pending calls: d2"):
+    with pytest.raises(PromptEvaluationError, match="no answer for pending calls: d2"):
         adapter.evaluate(PROMPT, session=first.session, confirmations={"d1": approve()})
     done = adapter.evaluate(
         PROMPT, session=first.session, confirmations={"d1": approve(), "d2": deny()}

@@ -8,7 +8,6 @@ from typing import Any
 
 from affordance import Tool
 from affordance_openai import OpenAIAdapter
-from affordance_openai._declarations import DeclarationCache
 
 
 @dataclass(frozen=True)
@@ -97,11 +96,10 @@ def test_non_strict_declarations_keep_defaults_for_the_model() -> None:
 
 
 def test_a_declaration_is_built_once_per_tool_and_shown_as_a_copy() -> None:
-    cache = DeclarationCache()
-    first = cache.declaration(SEARCH)
-
-    assert cache.declaration(SEARCH) is first
     adapter = OpenAIAdapter("m")
+    first = adapter.declaration(SEARCH)
+
+    assert adapter.declaration(SEARCH) is first
     shown = adapter.tool_declarations([SEARCH])
     shown[0]["parameters"]["properties"].clear()
     assert adapter.tool_declarations([SEARCH])[0]["parameters"] == STRICT_SEARCH_PARAMETERS

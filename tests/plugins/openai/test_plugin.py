@@ -9,9 +9,17 @@ import subprocess
 import sys
 from typing import Any
 
-from affordance.plugins import PluginHost
+import pytest
+
+from affordance.plugins import SERIALIZER_ROLES, PluginHost
 from affordance.plugins.specs import ProviderSpec
+from affordance.testing.pytest_plugin import PluginContract
 from affordance_openai import OpenAIAdapter, plugin
+from affordance_openai.serializers import (
+    OpenAIOutputSerializer,
+    OpenAIToolResultSerializer,
+    OpenAIToolSerializer,
+)
 
 
 def test_the_hook_declares_the_openai_provider_with_its_sdk_range() -> None:
@@ -21,8 +29,28 @@ def test_the_hook_declares_the_openai_provider_with_its_sdk_range() -> None:
             adapter="affordance_openai.adapter:OpenAIAdapter",
             sdk="openai>=1.66,<4",
             description=plugin.affordance_register_providers()[0].description,
+            api_key_env=("OPENAI_API_KEY",),
         )
     ]
+
+
+def test_the_plugin_registers_a_serializer_for_every_role_at_priority_zero() -> None:
+    specs = plugin.affordance_register_serializers()
+
+    assert sorted(spec.role for spec in specs) == sorted(SERIALIZER_ROLES)
+    assert {(spec.provider, spec.priority) for spec in specs} == {("openai", 0)}
+    host = PluginHost(autoload=False)
+    host.register(plugin, name="openai")
+    registry = host.registry()
+    assert isinstance(registry.serializer("openai", "tool"), OpenAIToolSerializer)
+    assert isinstance(registry.serializer("openai", "tool_result"), OpenAIToolResultSerializer)
+    assert isinstance(registry.serializer("openai", "output"), OpenAIOutputSerializer)
+
+
+class TestOpenAIPluginContract(PluginContract):
+    @pytest.fixture
+    def plugin_module(self) -> str:
+        return "affordance_openai.plugin"
 
 
 def test_the_distribution_registers_its_entry_point() -> None:

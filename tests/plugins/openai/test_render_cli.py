@@ -1,4 +1,5 @@
-"""`affordance render --provider openai` shows the declarations the adapter sends."""
+"""`affordance render --provider openai` shows the request the adapter sends: declarations from
+the resolved serializer."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def test_render_shows_openai_declarations_and_their_strictness(tmp_path: Path) -
         text=True,
         cwd=tmp_path,
     )
-    tools = {tool["name"]: tool for tool in json.loads(result.stdout)["tools"]}
+    request = json.loads(result.stdout)["request"]
+    assert request["input"] == [{"role": "user", "content": json.loads(result.stdout)["text"]}]
+    tools = {tool["name"]: tool for tool in request["tools"]}
     assert tools["list_tasks"]["type"] == "function"
     assert tools["list_tasks"]["strict"] is True
     # length limits cannot be expressed in OpenAI's strict mode: sent non-strict, unchanged

@@ -1,6 +1,15 @@
-"""What provider plugins build on: the adapter base class and the normalized turn model."""
+"""What provider plugins build on: the adapter base class, the shared wire toolkit (clients,
+decoding, encoding), the serializer roles and the normalized turn model."""
 
 from affordance.adapters.base import ProviderAdapter
+from affordance.adapters.clients import ClientPair
+from affordance.adapters.decoding import (
+    UnusableResponseError,
+    decode_turn,
+    malformed_response,
+    token_count,
+)
+from affordance.adapters.encoding import arguments_json, arguments_text, merge_extra_body
 from affordance.runtime.messages import (
     AssistantMessage,
     Message,
@@ -8,16 +17,37 @@ from affordance.runtime.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance.runtime.serializers import (
+    OutputFormat,
+    OutputSerializer,
+    ToolDeclaration,
+    ToolResultSerializer,
+    ToolSerializer,
+)
+from affordance.runtime.turn import ModelRequest, ProviderTurn, ToolChoice, Usage
 
 __all__ = [
     "AssistantMessage",
+    "ClientPair",
     "Message",
     "ModelRequest",
+    "OutputFormat",
+    "OutputSerializer",
     "ProviderAdapter",
     "ProviderTurn",
     "ToolCall",
+    "ToolChoice",
+    "ToolDeclaration",
     "ToolResultMessage",
+    "ToolResultSerializer",
+    "ToolSerializer",
+    "UnusableResponseError",
     "Usage",
     "UserMessage",
+    "arguments_json",
+    "arguments_text",
+    "decode_turn",
+    "malformed_response",
+    "merge_extra_body",
+    "token_count",
 ]

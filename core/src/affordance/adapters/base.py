@@ -1,110 +1,150 @@
-"""``ProviderAdapter``: what a provider plugin implements, and the evaluate API it inherits.
+"""``ProviderAdapter``: what a provider plugin subclasses — the evaluate API, plus the plugin
+registry's serializers and hosted-tool codecs for its provider.
 
-A plugin subclasses :class:`ProviderAdapter` and implements :meth:`ProviderAdapter.send` and
-:meth:`ProviderAdapter.asend`: turn a :class:`ModelRequest` into its wire format, call its SDK,
-and turn the answer into a :class:`ProviderTurn`. Everything else — the loop, tool execution,
-confirmations, disclosure, events — is inherited from core and shared by all providers.
+A plugin implements :meth:`~affordance.runtime.evaluator.Evaluator.send` and ``asend`` (and,
+for streaming, ``send_stream``/``asend_stream``): build its wire body with :meth:`declaration`,
+:meth:`output_format`, :meth:`tool_result` and :meth:`hosted_declarations`, call its SDK, and
+read the answer with :func:`affordance.adapters.decoding.decode_turn`. The loop, tool execution,
+confirmations, disclosure and events are the core's.
+
+Serializers and codecs resolve through the plugin registry once per adapter and registry
+snapshot (see :mod:`affordance.adapters.resolution`); ``serializers=`` and ``codecs=`` override
+them for one adapter. The registry sits below this layer: the adapter asks it, it never imports
+adapters.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from affordance.clock import Deadline
+from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import PromptEvaluationError
-from affordance.prompt.paths import SectionPath
-from affordance.prompt.section import SectionVisibility
-from affordance.prompt.template import PromptTemplate
-from affordance.runtime.actions import Action
-from affordance.runtime.confirmation import Confirmation
-from affordance.runtime.drivers import drive, drive_async
-from affordance.runtime.events import EventBus
-from affordance.runtime.executor import ToolExecutor
-from affordance.runtime.loop import Evaluation
-from affordance.runtime.messages import Message
-from affordance.runtime.response import PromptResponse
-from affordance.runtime.session import Session
-from affordance.runtime.turn import ModelRequest, ProviderTurn
-from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
+from affordance.runtime.evaluator import Evaluator
+from affordance.runtime.messages import ToolResultMessage
+from affordance.runtime.serializers import OutputFormat, ToolDeclaration
+from affordance.runtime.turn import ModelRequest
+from affordance.tools.hosted import HostedTool, HostedToolCodec
 from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.plugins import Registry
 
 __all__ = ["ProviderAdapter"]
 
-OutputT = TypeVar("OutputT")
 
+class ProviderAdapter(Evaluator):
+    """Evaluates prompts against one provider (see :class:`Evaluator` for the loop options).
 
-class ProviderAdapter(ABC):
-    """Evaluates prompts against one provider.
-
-    ``open_sections="apply"`` (the default) lets the loop apply what the model opens with
-    ``open_sections`` — merge the overrides, re-render, continue — up to ``max_expansions``
-    times; ``"return"`` hands the request back in ``PromptResponse.expansion`` instead.
+    ``serializers`` maps roles (``"tool"``, ``"tool_result"``, ``"output"``) to serializers and
+    ``codecs`` maps hosted tool kinds to codecs; both take precedence over the plugin registry.
+    ``registry`` is the registry to resolve through (``load_adapter`` passes its own); by
+    default the process-wide one, built on first use.
     """
 
-    name: ClassVar[str] = "provider"
+    default_serializers: ClassVar[SerializerFactories] = {}
+    """The plugin's own serializers, used when the registry offers none for this provider."""
 
     def __init__(
         self,
         *,
-        executor: ToolExecutor | None = None,
-        max_turns: int = 16,
-        open_sections: Literal["apply", "return"] = "apply",
-        max_expansions: int = 4,
+        serializers: Mapping[str, Any] | None = None,
+        codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+        registry: Registry | None = None,
+        **options: Any,
     ) -> None:
-        if open_sections not in ("apply", "return"):
-            raise ValueError(f"open_sections must be 'apply' or 'return', got {open_sections!r}")
-        self.executor = executor if executor is not None else ToolExecutor()
-        self.max_turns = max_turns
-        self.open_sections = open_sections
-        self.max_expansions = max_expansions
+        super().__init__(**options)
+        if serializers:
+            from affordance.plugins.specs import SERIALIZER_ROLES
 
-    # -- what a provider implements ---------------------------------------------------------
+            unknown = sorted(set(serializers) - set(SERIALIZER_ROLES))
+            if unknown:
+                raise ValueError(
+                    f"serializers has unknown role(s) {', '.join(unknown)}; "
+                    f"roles are {', '.join(SERIALIZER_ROLES)}"
+                )
+        self._given_serializers = dict(serializers or {})
+        self._given_codecs = dict(codecs or {})
+        self._fixed_registry = registry
+        self._resolution: Resolution | None = None
 
-    @abstractmethod
-    def send(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with the provider's sync client and normalize the answer."""
+    # -- resolution ------------------------------------------------------------------------
 
-    @abstractmethod
-    async def asend(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with the provider's async client and normalize the answer."""
+    def resolution(self) -> Resolution:
+        """Serializers and codecs for the current registry snapshot (cheap after the first)."""
+        registry = self._fixed_registry
+        if registry is None:
+            from affordance.plugins import registry as default_registry
+
+            registry = default_registry()
+        resolved = self._resolution
+        if resolved is None or resolved.registry is not registry:
+            resolved = Resolution(
+                self.name,
+                registry,
+                serializers=self._given_serializers,
+                defaults=self.default_serializers,
+                codecs=self._given_codecs,
+            )
+            self._resolution = resolved
+        return resolved
+
+    def declaration(self, tool: Tool[Any, Any]) -> ToolDeclaration:
+        """``tool`` as this provider declares it (role ``tool``), computed once per tool."""
+        return self.resolution().declaration(tool)
+
+    def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
+        """The structured-output format (role ``output``), computed once per schema."""
+        return self.resolution().output_format(schema, name)
+
+    def tool_result(self, message: ToolResultMessage) -> Any:
+        """What the model reads back for one call (role ``tool_result``)."""
+        return self.resolution().tool_result_serializer().serialize(message)
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
-        """How this provider declares ``tools`` on the wire (``affordance render`` shows it).
+        """The declarations of ``tools`` as this provider's tool serializer makes them."""
+        return [copy.deepcopy(dict(self.declaration(tool).wire)) for tool in tools]
 
-        The default is the provider-neutral form: name, description and JSON Schema params.
-        """
-        return [
-            {
-                "name": tool.name,
-                "description": tool.description,
-                "parameters": dict(tool.parameters_schema()),
-            }
-            for tool in tools
-        ]
+    # -- hosted tools ----------------------------------------------------------------------
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        """The codec for a hosted tool kind on this provider (None if unsupported).
+        """The codec for hosted tool ``kind`` on this provider (None if unsupported)."""
+        return self.resolution().codec(kind)
 
-        Looked up by ``(self.name, kind)`` in the plugin registry, which is built on first use.
-        """
-        from affordance.plugins import registry  # plugins load on first use
-
-        return registry().codec(self.name, kind)
+    def hosted_declarations(self, request: ModelRequest) -> list[dict[str, Any]]:
+        """The request's hosted tools as this provider declares them, through their codecs."""
+        return [
+            self.require_hosted_codec(tool, prompt_name=request.prompt_name).serialize(tool)
+            for tool in request.hosted_tools
+        ]
 
     def require_hosted_codec(
-        self, kind: str, *, prompt_name: str | None = None
+        self, tool: HostedTool[Any], *, prompt_name: str | None = None
     ) -> HostedToolCodec[Any, Any]:
-        """The codec for ``kind``, or a :class:`PromptEvaluationError` naming this provider, the
-        kind and the providers that do support it. Provider plugins call this when they
-        serialize a request's hosted tools."""
+        """The codec for ``tool``, after checking its config is the registered kind's config
+        type; else a :class:`PromptEvaluationError` (phase ``render``) naming the kind, the
+        plugin that registered it and, for an unsupported kind, the providers that support it.
+        """
+        registry = self.resolution().registry
+        kind = tool.kind
+        if registry is not None:
+            registered = registry.hosted_tool_config(kind)
+            if registered is not None and not isinstance(tool.config, registered[0]):
+                config_type, contribution = registered
+                raise PromptEvaluationError(
+                    f"hosted tool {tool.name!r} of kind {kind!r} has a "
+                    f"{type(tool.config).__qualname__} config, but {contribution.origin} "
+                    f"registers kind {kind!r} with config {config_type.__qualname__}",
+                    prompt_name=prompt_name,
+                    phase="render",
+                    provider=self.name,
+                )
         codec = self.hosted_codec(kind)
         if codec is not None:
             return codec
-        from affordance.plugins import registry  # plugins load on first use
-
-        others = [p for p in registry().providers_supporting(kind) if p != self.name]
+        others = [] if registry is None else registry.providers_supporting(kind)
+        others = [p for p in others if p != self.name]
         supported = (
             f"providers that support it: {', '.join(others)}"
             if others
@@ -117,130 +157,11 @@ class ProviderAdapter(ABC):
             provider=self.name,
         )
 
-    def parse_hosted_outputs(
-        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
-    ) -> Mapping[str, HostedToolOutput]:
-        """Typed outputs of the hosted tools invoked in a response, by tool name."""
-        outputs: dict[str, HostedToolOutput] = {}
-        for tool in hosted_tools:
-            codec = self.hosted_codec(tool.kind)
-            if codec is None:
-                continue
-            output = codec.parse_output(items, tool)
-            if output is not None:
-                outputs[tool.name] = output
-        return outputs
+    # -- previews --------------------------------------------------------------------------
 
-    # -- what every adapter offers -----------------------------------------------------------
+    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
+        """The body this adapter would send for ``request`` (``affordance render`` shows it).
 
-    def evaluate(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> PromptResponse[OutputT]:
-        """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
-
-        Pass ``confirmations`` (with the ``session`` of the suspended run) to resume an
-        evaluation that returned pending confirmations.
+        Provider plugins override this with the body their ``send`` builds.
         """
-        evaluation, action = self._begin(
-            prompt,
-            params,
-            session,
-            bus,
-            messages,
-            visibility_overrides,
-            confirmations,
-            deadline,
-            max_turns,
-        )
-        return drive(evaluation, action, self.send)
-
-    async def aevaluate(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> PromptResponse[OutputT]:
-        """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
-        evaluation, action = self._begin(
-            prompt,
-            params,
-            session,
-            bus,
-            messages,
-            visibility_overrides,
-            confirmations,
-            deadline,
-            max_turns,
-        )
-        return await drive_async(evaluation, action, self.asend)
-
-    def _begin(
-        self,
-        prompt: PromptTemplate[OutputT],
-        params: Sequence[Any],
-        session: Session | None,
-        bus: EventBus | None,
-        messages: Sequence[Message],
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None,
-        confirmations: Mapping[str, Confirmation] | None,
-        deadline: Deadline | float | None,
-        max_turns: int | None,
-    ) -> tuple[Evaluation[OutputT], Action]:
-        if isinstance(deadline, (int, float)):
-            deadline = Deadline.after(float(deadline), self.executor.clock)
-        if confirmations is not None:
-            if session is None:
-                raise PromptEvaluationError(
-                    "resuming with confirmations needs the session of the suspended evaluation",
-                    prompt_name=prompt.name,
-                    phase="confirm",
-                )
-            suspended = session.suspended_run(set(confirmations))
-            if suspended is None:
-                raise PromptEvaluationError(
-                    "no suspended evaluation in this session waits for calls "
-                    f"{', '.join(sorted(confirmations))}",
-                    prompt_name=prompt.name,
-                    phase="confirm",
-                )
-            if suspended.prompt is not prompt:
-                raise PromptEvaluationError(
-                    f"the calls {', '.join(sorted(confirmations))} belong to an evaluation of "
-                    f"prompt {suspended.prompt.name!r}; resume it with that prompt",
-                    prompt_name=prompt.name,
-                    phase="confirm",
-                )
-            if bus is not None:
-                suspended.bus = bus
-            if deadline is not None:
-                suspended.deadline = deadline
-            return suspended, suspended.resume(confirmations)
-        evaluation: Evaluation[OutputT] = Evaluation(
-            prompt=prompt,
-            params=params,
-            adapter=self,
-            session=session if session is not None else Session(),
-            bus=bus if bus is not None else EventBus(),
-            executor=self.executor,
-            messages=messages,
-            visibility_overrides=visibility_overrides,
-            max_turns=max_turns if max_turns is not None else self.max_turns,
-            max_expansions=self.max_expansions if self.open_sections == "apply" else 0,
-            deadline=deadline,
-        )
-        return evaluation, evaluation.start()
+        raise NotImplementedError(f"{type(self).__qualname__} does not preview its requests")

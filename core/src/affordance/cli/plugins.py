@@ -62,14 +62,16 @@ def format_table(data: dict[str, Any]) -> str:
             lines.append(f"  reason: {plugin['reason']}")
         lines.extend(f"  note: {note}" for note in plugin["notes"])
         lines.extend(_contribution_line(item) for item in plugin["contributions"])
+    if data["resolutions"]:
+        lines.append("")
+        lines.append("Who provides each key, and why:")
+        lines.extend(
+            f"  {r['category']} {r['key']}: {r['winner']} ({r['why']})" for r in data["resolutions"]
+        )
     if data["conflicts"]:
         lines.append("")
         lines.append("Conflicts (raised when the key is first used):")
         lines.extend(f"  {conflict['message']}" for conflict in data["conflicts"])
-    if data["hook_errors"]:
-        lines.append("")
-        lines.append("Hook errors:")
-        lines.extend(f"  {error}" for error in data["hook_errors"])
     return "\n".join(lines)
 
 

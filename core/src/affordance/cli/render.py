@@ -1,8 +1,12 @@
 """``affordance render MODULE:PROMPT``: the rendered text and the tool declarations of a prompt.
 
 ``PROMPT`` names a ``PromptTemplate`` (rendered with its default params), a ``RenderedPrompt``,
-or a function taking no arguments that returns either. ``--provider NAME`` shows the tools as
-that provider's adapter declares them (for OpenAI: whether each one is strict).
+or a function taking no arguments that returns either. Without ``--provider`` the tools are
+shown in the provider-neutral form (name, description, JSON Schema). ``--provider NAME`` shows
+exactly what that provider's adapter would send first: the whole request body, with the
+declarations its resolved serializers make and the hosted tools its codecs make. Anything that
+would stop an evaluation (an unresolved plugin conflict, an unsupported hosted tool) stops the
+command with that error and exit code 1.
 """
 
 from __future__ import annotations
@@ -30,25 +34,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         rendered = _rendered(_resolve(args.target))
-        declarations = _declarations(rendered, args.provider)
-    except (AffordanceError, LookupError, TypeError, ValueError, ImportError) as error:
+        document = _document(rendered, args.provider, args.target)
+    except (
+        AffordanceError,
+        LookupError,
+        TypeError,
+        ValueError,
+        ImportError,
+        NotImplementedError,
+    ) as error:
         sys.stderr.write(f"affordance render: {error}\n")
         return 1
-    hosted = [
-        {"kind": tool.kind, "name": tool.name, "description": tool.description}
-        for tool in rendered.hosted_tools
-    ]
     if args.json:
-        document = {"text": rendered.text, "tools": declarations, "hosted_tools": hosted}
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return 0
     sys.stdout.write(rendered.text + "\n")
-    sys.stdout.write(f"\n--- tools ({len(declarations)}) ---\n")
-    for declaration in declarations:
+    if "request" in document:
+        sys.stdout.write(f"\n--- request body ({args.provider}) ---\n")
+        sys.stdout.write(json.dumps(document["request"], indent=2) + "\n")
+        return 0
+    sys.stdout.write(f"\n--- tools ({len(document['tools'])}) ---\n")
+    for declaration in document["tools"]:
         sys.stdout.write(json.dumps(declaration, indent=2) + "\n")
-    if hosted:
-        sys.stdout.write(f"\n--- hosted tools ({len(hosted)}) ---\n")
-        for item in hosted:
+    if document["hosted_tools"]:
+        sys.stdout.write(f"\n--- hosted tools ({len(document['hosted_tools'])}) ---\n")
+        for item in document["hosted_tools"]:
             sys.stdout.write(json.dumps(item) + "\n")
     return 0
 
@@ -62,7 +72,10 @@ def _resolve(target: str) -> Any:
         sys.path.insert(0, cwd)  # like ``python -m``: modules of the current directory
     value: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
-        value = getattr(value, part)
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise LookupError(f"{module_name} has no attribute {attribute!r}") from None
     return value
 
 
@@ -76,13 +89,26 @@ def _rendered(value: Any) -> RenderedPrompt[Any]:
     raise TypeError(f"expected a PromptTemplate or RenderedPrompt, got {type(value).__qualname__}")
 
 
-def _declarations(rendered: RenderedPrompt[Any], provider: str | None) -> list[dict[str, Any]]:
+def _document(rendered: RenderedPrompt[Any], provider: str | None, name: str) -> dict[str, Any]:
     if provider is None:
-        from affordance.testing.scripted import ScriptedAdapter
-
-        return ScriptedAdapter().tool_declarations(rendered.tools)
+        tools = [
+            {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": dict(tool.parameters_schema()),
+            }
+            for tool in rendered.tools
+        ]
+        hosted = [
+            {"kind": tool.kind, "name": tool.name, "description": tool.description}
+            for tool in rendered.hosted_tools
+        ]
+        return {"text": rendered.text, "tools": tools, "hosted_tools": hosted}
+    from affordance.adapters import ProviderAdapter
     from affordance.plugins import load_adapter
 
     adapter = load_adapter(provider, model="render")
-    declarations: list[dict[str, Any]] = adapter.tool_declarations(rendered.tools)
-    return declarations
+    if not isinstance(adapter, ProviderAdapter):
+        raise TypeError(f"provider {provider!r} has no wire format to show")
+    request = adapter.preview_request(rendered, prompt_name=name)
+    return {"text": rendered.text, "request": adapter.wire_request(request)}

@@ -17,12 +17,11 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from affordance.plugins._contributions import Contribution, ContributionKey
-from affordance.plugins._doctor import Diagnosis, Finding, diagnose
 from affordance.plugins._host import PluginHost
 from affordance.plugins._loader import ENTRY_POINT_GROUP
 from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins._registry import Registry
-from affordance.plugins._report import REPORT_SCHEMA, report
+from affordance.plugins._registry import Decision, Registry
+from affordance.plugins._report import REPORT_SCHEMA, Diagnosis, Finding, diagnose, report
 from affordance.plugins._settings import PluginSettings
 from affordance.plugins.errors import (
     CodecConflictError,
@@ -34,11 +33,13 @@ from affordance.plugins.errors import (
     PluginLoadError,
     PluginUnavailableError,
     ProviderConflictError,
+    SerializerConflictError,
     UnknownProviderError,
 )
 from affordance.plugins.hookspecs import hookimpl, hookspec
 from affordance.plugins.specs import (
     PLUGIN_API,
+    SERIALIZER_ROLES,
     CodecSpec,
     HostedToolKindSpec,
     ProviderSpec,
@@ -46,17 +47,19 @@ from affordance.plugins.specs import (
 )
 
 if TYPE_CHECKING:
-    from affordance.adapters.base import ProviderAdapter
+    from affordance.runtime.evaluator import Evaluator
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "PLUGIN_API",
     "REPORT_SCHEMA",
+    "SERIALIZER_ROLES",
     "CodecConflictError",
     "CodecSpec",
     "ConflictError",
     "Contribution",
     "ContributionKey",
+    "Decision",
     "Diagnosis",
     "Finding",
     "HostedToolKindSpec",
@@ -73,6 +76,7 @@ __all__ = [
     "ProviderConflictError",
     "ProviderSpec",
     "Registry",
+    "SerializerConflictError",
     "SerializerSpec",
     "UnknownProviderError",
     "configure",
@@ -131,7 +135,7 @@ def configure(
     return fresh
 
 
-def load_adapter(name: str, **options: Any) -> ProviderAdapter:
+def load_adapter(name: str, **options: Any) -> Evaluator:
     """Build the adapter of provider ``name`` (``"openai"``) with ``options`` (``model=...``).
 
     Raises :class:`UnknownProviderError` listing the available and unavailable providers, or

@@ -2,10 +2,10 @@
 
 Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
 call imports the entry-point plugins (each in isolation), reports plugins implementing unknown
-hooks, calls ``affordance_loaded``, and collects every plugin's specs one hook implementation
-at a time, so one raising plugin is recorded as failed and contributes nothing while the others
-carry on. The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister`
-or :meth:`PluginHost.pin` invalidates it.
+hooks, and collects every plugin's specs one hook implementation at a time, so one raising
+plugin is recorded as failed and contributes nothing while the others carry on. The result is
+cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister` or :meth:`PluginHost.pin`
+invalidates it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pluggy
 
 from affordance.plugins import hookspecs
 from affordance.plugins._collect import collect, describe
-from affordance.plugins._contributions import Contribution, ContributionKey
+from affordance.plugins._contributions import ContributionKey
 from affordance.plugins._loader import Candidate, discover, select
 from affordance.plugins._records import PluginRecord, PluginStatus
 from affordance.plugins._registry import Registry
@@ -40,7 +40,6 @@ class _Entry:
     record: PluginRecord
     plugin: object | None = None
     collected: bool = False
-    notified: bool = False
 
 
 class PluginHost:
@@ -66,7 +65,6 @@ class PluginHost:
         )
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
-        self._pm.hook.affordance_add_hookspecs.call_historic(kwargs={"pluginmanager": self._pm})
         if self.settings.trace:
             self._pm.trace.root.setwriter(sys.stderr.write)
             self._pm.enable_tracing()
@@ -76,7 +74,6 @@ class PluginHost:
         self._building = False
         self._pins: dict[ContributionKey, str] = dict(self.settings.pins)
         self._registry: Registry | None = None
-        self._hook_errors: list[str] = []
 
     def __repr__(self) -> str:
         state = "built" if self._registry is not None else "not built"
@@ -92,12 +89,6 @@ class PluginHost:
         """The pins in force: from ``AFFORDANCE_PIN``, the constructor and :meth:`pin`."""
         with self._lock:
             return MappingProxyType(dict(self._pins))
-
-    @property
-    def hook_errors(self) -> tuple[str, ...]:
-        """Errors raised by ``affordance_resolve_conflict`` implementations (they were skipped)."""
-        with self._lock:
-            return tuple(self._hook_errors)
 
     # -- changing what is registered -------------------------------------------------------------
 
@@ -219,26 +210,22 @@ class PluginHost:
             self._prepare()
             if self.settings.strict:
                 self._raise_first_problem()
-            settings = replace(self.settings, pins=MappingProxyType(dict(self._pins)))
             self._registry = Registry(
                 (c for e in self._entries if e.plugin is not None for c in e.record.contributions),
                 records=tuple(entry.record for entry in self._entries),
                 pins=self._pins,
-                resolver=lambda key, candidates: self._resolve_conflict(key, candidates, settings),
             )
             return self._registry
 
     def _prepare(self) -> None:
         if self._building:
             raise PluginError(
-                "the plugin registry was asked for while it is being built "
-                "(from an affordance_loaded hook?)"
+                "the plugin registry was asked for while it is being built (from a plugin's hook?)"
             )
         self._building = True
         try:
             self.load()
             self._reject_unknown_hooks()
-            self._notify_loaded()
             for entry in self._entries:
                 if entry.plugin is not None and not entry.collected:
                     self._collect(entry)
@@ -296,21 +283,6 @@ class PluginHost:
             else:
                 return
 
-    def _notify_loaded(self) -> None:
-        caller = self._pm.hook.affordance_loaded
-        for entry in self._entries:
-            if entry.plugin is None or entry.notified:
-                continue
-            entry.notified = True
-            for impl in caller.get_hookimpls():
-                if impl.plugin is not entry.plugin:
-                    continue
-                try:
-                    impl.function(*(self if name == "host" else None for name in impl.argnames))
-                except Exception as exc:  # noqa: BLE001 - recorded as this plugin's failure
-                    self._fail(entry, f"affordance_loaded raised {describe(exc)}")
-                    break
-
     def _collect(self, entry: _Entry) -> None:
         entry.collected = True
         plugin = entry.plugin
@@ -321,36 +293,3 @@ class PluginHost:
         )
         if collected.failure is not None:
             self._fail(entry, collected.failure, collected.status)
-
-    def _resolve_conflict(
-        self,
-        key: ContributionKey,
-        candidates: tuple[Contribution, ...],
-        settings: PluginSettings,
-    ) -> Contribution | None:
-        """``affordance_resolve_conflict``, firstresult, one implementation at a time."""
-        arguments: dict[str, object] = {"key": key, "candidates": candidates, "settings": settings}
-        for impl in reversed(self._pm.hook.affordance_resolve_conflict.get_hookimpls()):
-            if impl.wrapper or impl.hookwrapper:
-                continue
-            try:
-                answer = impl.function(*(arguments[name] for name in impl.argnames))
-            except Exception as exc:  # noqa: BLE001 - one bad policy must not block resolution
-                with self._lock:
-                    self._hook_errors.append(
-                        f"plugin {impl.plugin_name!r}: affordance_resolve_conflict raised "
-                        f"{describe(exc)} for {key}; skipped"
-                    )
-                continue
-            if answer is None:
-                continue
-            chosen = next((c for c in candidates if answer is c or answer is c.spec), None)
-            chosen = chosen or next((c for c in candidates if answer in (c, c.spec)), None)
-            if chosen is not None:
-                return chosen
-            with self._lock:
-                self._hook_errors.append(
-                    f"plugin {impl.plugin_name!r}: affordance_resolve_conflict answered "
-                    f"{answer!r:.80} for {key}, which is not one of its candidates; ignored"
-                )
-        return None

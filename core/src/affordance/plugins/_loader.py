@@ -10,12 +10,13 @@ host, which isolates each one.
 from __future__ import annotations
 
 import importlib.metadata
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins._requirements import Requirement, canonical_name
+from affordance.plugins._requirements import canonical_name, is_unconditional, parse_requirement
 from affordance.plugins._settings import DISABLE, LOAD, PluginSettings
 from affordance.plugins.errors import PluginConfigError
 
@@ -23,6 +24,7 @@ __all__ = ["ENTRY_POINT_GROUP", "Candidate", "discover", "select"]
 
 ENTRY_POINT_GROUP = "affordance.plugins"
 CORE_DISTRIBUTION = "affordance"
+_LEADING_NAME = re.compile(r"\s*affordance\s*(?:[\[(;<>=!~ ]|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +62,14 @@ def _core_requirements(requires: Iterable[str] | None) -> tuple[str, ...]:
     """The unconditional requirements on ``affordance`` among a distribution's requirements."""
     found: list[str] = []
     for line in requires or ():
+        if _LEADING_NAME.match(line) is None:
+            continue  # another distribution: not worth parsing
         try:
-            requirement = Requirement.parse(line)
+            requirement = parse_requirement(line)
         except PluginConfigError:
             continue
-        if canonical_name(requirement.name) == CORE_DISTRIBUTION and requirement.extra is None:
-            found.append(str(requirement))
+        if canonical_name(requirement.name) == CORE_DISTRIBUTION and is_unconditional(requirement):
+            found.append(line.strip())
     return tuple(found)
 
 

@@ -1,10 +1,13 @@
 """The registry: every contribution by key, resolved to one winner per key on first use.
 
-The rules, in order, for a key with several contributions: the user's pin, then the
-``affordance_resolve_conflict`` hook, then the highest ``priority``; a remaining tie raises a
-:class:`ConflictError` when that key is first used. Load order never decides. Code named by a
-contribution (an adapter class, a codec factory) is imported only when it is first asked for,
-after its SDK requirement has been checked.
+The rules, in order, for a key with several contributions: the user's pin, then the highest
+``priority``; a remaining tie raises a :class:`ConflictError` when that key is first used. Load
+order never decides. Code named by a contribution (an adapter class, a codec or serializer
+factory, a hosted tool kind's config type) is imported only when it is first asked for, after
+its SDK requirement has been checked.
+
+The registry sits below the adapters: adapters ask it for what it resolved (codecs, serializers),
+it never imports them. An adapter class is checked against the runtime's ``Evaluator``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import importlib
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
 from affordance.plugins._records import PluginRecord, PluginStatus
@@ -25,38 +29,75 @@ from affordance.plugins.errors import (
     PluginError,
     PluginUnavailableError,
     ProviderConflictError,
+    SerializerConflictError,
     UnknownProviderError,
 )
-from affordance.plugins.specs import HostedToolKindSpec, ProviderSpec
+from affordance.plugins.specs import SERIALIZER_ROLES, HostedToolKindSpec, ProviderSpec
 
 if TYPE_CHECKING:
-    from affordance.adapters.base import ProviderAdapter
+    from affordance.runtime.evaluator import Evaluator
+    from affordance.runtime.serializers import (
+        OutputSerializer,
+        ToolResultSerializer,
+        ToolSerializer,
+    )
     from affordance.tools.hosted import HostedToolCodec
 
-__all__ = ["Registry", "Resolver"]
-
-Resolver = Callable[[ContributionKey, tuple[Contribution, ...]], Contribution | None]
-"""Asks the ``affordance_resolve_conflict`` hook to choose among tied candidates."""
+__all__ = ["Decision", "Registry"]
 
 _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
     "codec": CodecConflictError,
     "provider": ProviderConflictError,
+    "serializer": SerializerConflictError,
 }
 _NO_CHOICE = object()
+_ROLE_METHODS = {"tool": "declare", "tool_result": "serialize", "output": "output_format"}
+_ISOLATED = (Exception, SystemExit, GeneratorExit)
+"""What plugin code may raise without taking the process down: all but ``KeyboardInterrupt``."""
 
 
-def _import_target(contribution: Contribution) -> Any:
-    module_name, _, attribute = contribution.target.partition(":")
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who wins a key and why: ``"only"`` (the one contribution), ``"priority"`` (the highest of
+    several) or ``"pin"`` (the user's ``AFFORDANCE_PIN`` / ``host.pin``)."""
+
+    winner: Contribution
+    reason: Literal["only", "priority", "pin"]
+    rivals: tuple[Contribution, ...] = ()
+
+    def describe(self) -> str:
+        if self.reason == "only":
+            return "the only contribution"
+        if self.reason == "pin":
+            return f"pinned to {self.winner.pin_name}"
+        beaten = ", ".join(f"{c.pin_name} ({c.priority})" for c in self.rivals)
+        return f"priority {self.winner.priority} over {beaten}"
+
+
+def _import_target(contribution: Contribution, target: str | None = None) -> Any:
+    target = target or contribution.target
+    module_name, _, attribute = target.partition(":")
     try:
         value: Any = importlib.import_module(module_name)
         for part in attribute.split("."):
             value = getattr(value, part)
-    except Exception as exc:  # any import failure makes it unavailable, reported
+    except _ISOLATED as exc:  # any import failure makes it unavailable, reported
         raise PluginUnavailableError(
             f"{contribution.key} from {contribution.origin} cannot be imported from "
-            f"{contribution.target}: {type(exc).__name__}: {exc}"
+            f"{target}: {type(exc).__name__}: {exc}"
         ) from exc
     return value
+
+
+def _call_factory(contribution: Contribution) -> Any:
+    factory = _import_target(contribution)
+    try:
+        return factory()
+    except _ISOLATED as exc:  # a failing factory is reported with its plugin
+        raise PluginUnavailableError(
+            f"{contribution.key} from {contribution.origin}: {contribution.target}() raised "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
 
 
 class Registry:
@@ -72,7 +113,6 @@ class Registry:
         *,
         records: Sequence[PluginRecord] = (),
         pins: Mapping[ContributionKey, str] | None = None,
-        resolver: Resolver | None = None,
     ) -> None:
         by_key: dict[ContributionKey, list[Contribution]] = defaultdict(list)
         for contribution in contributions:
@@ -80,9 +120,8 @@ class Registry:
         self._by_key = {key: tuple(found) for key, found in sorted(by_key.items())}
         self._records = tuple(records)
         self._pins = dict(pins or {})
-        self._resolver = resolver
         self._lock = threading.RLock()
-        self._chosen: dict[ContributionKey, Contribution | None] = {}
+        self._decided: dict[ContributionKey, Decision | None] = {}
         self._loaded: dict[ContributionKey, Any] = {}
         self._unmet: dict[str, str | None] = {}
 
@@ -106,20 +145,26 @@ class Registry:
 
     # -- resolution --------------------------------------------------------------------------
 
-    def resolve(self, key: ContributionKey) -> Contribution | None:
-        """The contribution that wins ``key`` (None if nobody contributes it).
+    def decision(self, key: ContributionKey) -> Decision | None:
+        """Who wins ``key`` and why (None if nobody contributes it).
 
         Raises :class:`ConflictError` for an unsettled tie and :class:`PinError` for a pin
         that names no candidate; both are raised again on every use, never cached away.
         """
         with self._lock:
-            if key in self._chosen:
-                return self._chosen[key]
-            chosen = self._decide(key)
-            self._chosen[key] = chosen
-            return chosen
+            if key in self._decided:
+                return self._decided[key]
+            decided = self._decide(key)
+            self._decided[key] = decided
+            return decided
 
-    def _decide(self, key: ContributionKey) -> Contribution | None:
+    def resolve(self, key: ContributionKey) -> Contribution | None:
+        """The contribution that wins ``key`` (None if nobody contributes it); see
+        :meth:`decision` for the errors."""
+        decided = self.decision(key)
+        return None if decided is None else decided.winner
+
+    def _decide(self, key: ContributionKey) -> Decision | None:
         candidates = self.candidates(key)
         if not candidates:
             return None
@@ -133,17 +178,16 @@ class Registry:
                     f"{offered}. Fix or remove the pin (AFFORDANCE_PIN or host.pin).",
                     key=key,
                 )
+            if len(pinned) == 1:
+                others = tuple(c for c in candidates if c is not pinned[0])
+                return Decision(pinned[0], "pin" if others else "only", others)
             candidates = pinned
         if len(candidates) == 1:
-            return candidates[0]
-        if self._resolver is not None:
-            choice = self._resolver(key, candidates)
-            if choice is not None:
-                return choice
+            return Decision(candidates[0], "only")
         top = max(c.priority for c in candidates)
         best = tuple(c for c in candidates if c.priority == top)
         if len(best) == 1:
-            return best[0]
+            return Decision(best[0], "priority", tuple(c for c in candidates if c is not best[0]))
         raise _CONFLICT_ERRORS.get(key.category, ConflictError)(key, best)
 
     def conflicts(self) -> tuple[PluginError, ...]:
@@ -151,7 +195,7 @@ class Registry:
         found: list[PluginError] = []
         for key in self._by_key:
             try:
-                self.resolve(key)
+                self.decision(key)
             except (ConflictError, PinError) as exc:
                 found.append(exc)
         return tuple(found)
@@ -208,24 +252,28 @@ class Registry:
         chosen = self.resolve(ContributionKey.provider(name))
         return chosen.spec if chosen is not None and isinstance(chosen.spec, ProviderSpec) else None
 
-    def adapter_class(self, name: str) -> type[ProviderAdapter]:
+    def adapter_class(self, name: str) -> type[Evaluator]:
         """The adapter class of provider ``name``, imported now if it was not yet."""
         value = self._load(ContributionKey.provider(name), self._import_adapter)
         if value is _NO_CHOICE:
             raise UnknownProviderError(self._describe_unknown_provider(name))
-        adapter: type[ProviderAdapter] = value
+        adapter: type[Evaluator] = value
         return adapter
 
-    def load_adapter(self, name: str, **options: Any) -> ProviderAdapter:
-        """Build provider ``name``'s adapter with ``options`` (``model=...``, ``client=...``)."""
+    def load_adapter(self, name: str, **options: Any) -> Evaluator:
+        """Build provider ``name``'s adapter with ``options`` (``model=...``, ``client=...``).
+
+        The adapter resolves its serializers and codecs through this registry.
+        """
+        options.setdefault("registry", self)
         return self.adapter_class(name)(**options)
 
     @staticmethod
-    def _import_adapter(chosen: Contribution) -> type[ProviderAdapter]:
-        from affordance.adapters.base import ProviderAdapter  # only when used
+    def _import_adapter(chosen: Contribution) -> type[Evaluator]:
+        from affordance.runtime.evaluator import Evaluator  # only when used
 
         adapter = _import_target(chosen)
-        if not (isinstance(adapter, type) and issubclass(adapter, ProviderAdapter)):
+        if not (isinstance(adapter, type) and issubclass(adapter, Evaluator)):
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target} is not a ProviderAdapter "
                 f"subclass (got {adapter!r})"
@@ -270,14 +318,7 @@ class Registry:
 
     @staticmethod
     def _build_codec(chosen: Contribution) -> Any:
-        factory = _import_target(chosen)
-        try:
-            codec = factory()
-        except Exception as exc:  # a failing factory is reported with its plugin
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target}() raised "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
+        codec = _call_factory(chosen)
         missing = [a for a in ("kind", "serialize", "parse_output") if not hasattr(codec, a)]
         kind = chosen.key.parts[1]
         if missing or codec.kind != kind:
@@ -300,20 +341,58 @@ class Registry:
         spec = chosen.spec if chosen is not None else None
         return spec if isinstance(spec, HostedToolKindSpec) else None
 
+    def hosted_tool_config(self, kind: str) -> tuple[type[Any], Contribution] | None:
+        """The config type registered for hosted tool ``kind`` and who registered it, imported
+        on first use; None when no plugin defines the kind."""
+        key = ContributionKey.hosted_tool_kind(kind)
+        value = self._load(key, self._import_config)
+        if value is _NO_CHOICE:
+            return None
+        found: tuple[type[Any], Contribution] = value
+        return found
+
+    @staticmethod
+    def _import_config(chosen: Contribution) -> tuple[type[Any], Contribution]:
+        config = _import_target(chosen)
+        if not isinstance(config, type):
+            raise PluginUnavailableError(
+                f"{chosen.key} from {chosen.origin}: {chosen.target} is not a class"
+            )
+        return config, chosen
+
     # -- serializers -----------------------------------------------------------------------------
 
-    def serializer(self, provider: str, role: str) -> Any | None:
-        """The serializer a plugin registered for ``(provider, role)``, built on first use."""
+    @overload
+    def serializer(self, provider: str, role: Literal["tool"]) -> ToolSerializer | None: ...
+
+    @overload
+    def serializer(
+        self, provider: str, role: Literal["tool_result"]
+    ) -> ToolResultSerializer | None: ...
+
+    @overload
+    def serializer(self, provider: str, role: Literal["output"]) -> OutputSerializer | None: ...
+
+    @overload
+    def serializer(self, provider: str, role: str) -> Any: ...
+
+    def serializer(self, provider: str, role: str) -> Any:
+        """The serializer a plugin registered for ``(provider, role)``, built on first use; None
+        when no plugin offers one. ``role`` is one of ``SERIALIZER_ROLES``."""
+        if role not in SERIALIZER_ROLES:
+            raise ValueError(f"unknown serializer role {role!r}; one of {SERIALIZER_ROLES}")
         value = self._load(ContributionKey.serializer(provider, role), self._build_serializer)
         return None if value is _NO_CHOICE else value
 
     @staticmethod
     def _build_serializer(chosen: Contribution) -> Any:
-        factory = _import_target(chosen)
-        try:
-            return factory()
-        except Exception as exc:  # a failing factory is reported with its plugin
+        serializer = _call_factory(chosen)
+        role = chosen.key.parts[1]
+        method = _ROLE_METHODS[role]
+        if not callable(getattr(serializer, method, None)):
             raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target}() raised "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
+                f"{chosen.key} from {chosen.origin}: {chosen.target}() built "
+                f"{type(serializer).__qualname__}, which has no {method}(); a serializer for "
+                f"role {role!r} was expected"
+            )
+        return serializer

@@ -20,6 +20,7 @@ __all__ = [
     "PluginLoadError",
     "PluginUnavailableError",
     "ProviderConflictError",
+    "SerializerConflictError",
     "UnknownProviderError",
 ]
 
@@ -88,6 +89,10 @@ class CodecConflictError(ConflictError):
 
 class ProviderConflictError(ConflictError):
     """Two plugins offer a provider of the same name and are tied."""
+
+
+class SerializerConflictError(ConflictError):
+    """Two serializers for one ``(provider, role)`` are tied."""
 
 
 class PinError(PluginError):

@@ -10,13 +10,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from affordance.plugins._requirements import Requirement
+from affordance.plugins._requirements import parse_requirement
 from affordance.plugins.errors import InvalidSpecError, PluginConfigError
 
-__all__ = ["PLUGIN_API", "CodecSpec", "HostedToolKindSpec", "ProviderSpec", "SerializerSpec"]
+__all__ = [
+    "PLUGIN_API",
+    "SERIALIZER_ROLES",
+    "CodecSpec",
+    "HostedToolKindSpec",
+    "ProviderSpec",
+    "SerializerSpec",
+]
 
 PLUGIN_API = 1
 """The version of this contract; a spec declaring another ``api`` is reported incompatible."""
+
+SERIALIZER_ROLES = ("tool", "tool_result", "output")
+"""The roles of the provider contract; each has its protocol in ``affordance.runtime.serializers``:
+``tool`` (``ToolSerializer``), ``tool_result`` (``ToolResultSerializer``), ``output``
+(``OutputSerializer``)."""
+_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 _PROVIDER = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -36,7 +49,7 @@ def _check_common(spec: object, priority: object, api: object, sdk: object = Non
         if not isinstance(sdk, str):
             raise InvalidSpecError(f"{type(spec).__name__}.sdk must be a string, got {sdk!r}")
         try:
-            Requirement.parse(sdk)
+            parse_requirement(sdk)
         except PluginConfigError as exc:
             raise InvalidSpecError(
                 f"{type(spec).__name__}.sdk must be a requirement like 'openai>=1.66,<4': {exc}"
@@ -56,6 +69,8 @@ class ProviderSpec:
     distribution before the adapter is imported; a missing or too-old SDK makes the provider
     *unavailable* with the reason, instead of failing at import. ``priority`` settles two
     plugins offering the same provider name (higher wins; a tie is a conflict).
+    ``api_key_env`` names the environment variables the adapter reads its key from when it
+    builds its own client (``affordance doctor`` says whether one is set, never its value).
     """
 
     name: str
@@ -64,11 +79,20 @@ class ProviderSpec:
     description: str = ""
     api: int = PLUGIN_API
     priority: int = 0
+    api_key_env: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check(self, "name", self.name, _PROVIDER, _PROVIDER_SHAPE)
         _check(self, "adapter", self.adapter, _TARGET, _TARGET_SHAPE)
         _check_common(self, self.priority, self.api, self.sdk)
+        names: object = self.api_key_env
+        if not isinstance(names, tuple) or not all(
+            isinstance(n, str) and _ENV_NAME.fullmatch(n) for n in names
+        ):
+            raise InvalidSpecError(
+                f"ProviderSpec.api_key_env must be a tuple of environment variable names, "
+                f"got {names!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +117,8 @@ class HostedToolKindSpec:
 class CodecSpec:
     """A hosted-tool codec for ``(provider, kind)``: ``factory()`` returns the codec.
 
-    Among several codecs for one key, a user pin wins, then the ``affordance_resolve_conflict``
-    hook, then the highest ``priority``; a tie is a conflict error naming both distributions.
+    Among several codecs for one key, a user pin wins, then the highest ``priority``; a tie is
+    a conflict error naming both distributions.
     ``sdk`` optionally names an SDK the codec itself needs (most need none: codecs work on
     JSON-like dicts).
     """
@@ -115,7 +139,11 @@ class CodecSpec:
 
 @dataclass(frozen=True, slots=True)
 class SerializerSpec:
-    """A replacement tool serializer for a provider (``role`` is e.g. ``"tool"``)."""
+    """A serializer for one role of a provider's wire format: ``factory()`` returns it.
+
+    ``role`` is one of :data:`SERIALIZER_ROLES`. A provider plugin registers its own at priority
+    0; a third party replaces one with a higher priority (or a user pin).
+    """
 
     provider: str
     role: str
@@ -125,6 +153,10 @@ class SerializerSpec:
 
     def __post_init__(self) -> None:
         _check(self, "provider", self.provider, _PROVIDER, _PROVIDER_SHAPE)
-        _check(self, "role", self.role, _KIND, "a role matching ^[a-z][a-z0-9_]{0,63}$")
+        if self.role not in SERIALIZER_ROLES:
+            raise InvalidSpecError(
+                f"SerializerSpec.role must be one of {', '.join(SERIALIZER_ROLES)}, "
+                f"got {self.role!r}"
+            )
         _check(self, "factory", self.factory, _TARGET, _TARGET_SHAPE)
         _check_common(self, self.priority, self.api)

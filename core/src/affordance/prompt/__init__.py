@@ -1,8 +1,15 @@
 """Prompts: sections, tools and rendering — everything ``from affordance.prompt import ...`` needs.
 
 The seeds import these names from ``weakincentives.prompt``; here they live in
-``affordance.prompt`` (and in ``affordance`` itself).
+``affordance.prompt`` (and in ``affordance`` itself). ``ToolContext`` and ``ToolHandler`` belong
+to the runtime, a layer above this one: they are re-exported lazily (PEP 562), so importing
+``affordance.prompt`` does not load the runtime.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from affordance.errors import (
     PromptEvaluationError,
@@ -24,9 +31,7 @@ from affordance.tools import (
     HostedToolOutput,
     RetryPolicy,
     Tool,
-    ToolContext,
     ToolExample,
-    ToolHandler,
     ToolRenderableResult,
     ToolResult,
     tool,
@@ -60,3 +65,17 @@ __all__ = [
     "ToolValidationError",
     "tool",
 ]
+
+_RUNTIME_NAMES = {"ToolContext", "ToolHandler"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _RUNTIME_NAMES:
+        raise AttributeError(f"module 'affordance.prompt' has no attribute {name!r}")
+    value = getattr(importlib.import_module("affordance.runtime.context"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from affordance.runtime.context import ToolContext, ToolHandler

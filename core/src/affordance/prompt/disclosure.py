@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from affordance.errors import ToolValidationError
 from affordance.prompt.paths import SectionPath, format_path, parse_path
 from affordance.prompt.section import SectionVisibility
-from affordance.tools.context import ToolContext
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
 
@@ -31,6 +30,16 @@ __all__ = [
 ]
 
 OPEN_SECTIONS = "open_sections"
+
+
+class _EvaluationView(Protocol):
+    """What ``open_sections`` reads of its ``ToolContext`` (a runtime type, above this layer)."""
+
+    @property
+    def prompt(self) -> PromptTemplate[Any]: ...
+
+    @property
+    def rendered_prompt(self) -> RenderedPrompt[Any] | None: ...
 
 
 @dataclass(slots=True, frozen=True)
@@ -74,7 +83,7 @@ class OpenSectionsResult:
 
 
 def _open_sections(
-    params: OpenSectionsParams, *, context: ToolContext
+    params: OpenSectionsParams, *, context: _EvaluationView
 ) -> ToolResult[OpenSectionsResult]:
     rendered = context.rendered_prompt
     summarized = set(rendered.summarized) if rendered is not None else set()
@@ -101,7 +110,7 @@ def _open_sections(
 
 
 def _why_not_openable(
-    path: SectionPath, summarized: set[SectionPath], context: ToolContext
+    path: SectionPath, summarized: set[SectionPath], context: _EvaluationView
 ) -> str | None:
     if path in summarized:
         return None

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from affordance.runtime.context import ToolContext
 from affordance.runtime.executor import PreparedCall
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.turn import ModelRequest
-from affordance.tools.context import ToolContext
 
 __all__ = ["Action", "Finished", "RunCalls", "SendRequest"]
 

@@ -25,10 +25,10 @@ from affordance.runtime._offthread import (
     run_in_thread,
 )
 from affordance.runtime.cache import ResultCache, cache_key
+from affordance.runtime.context import ToolContext
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.policy import ToolPolicy
 from affordance.serde import ParseError, dump, parse
-from affordance.tools.context import ToolContext
 from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
 from affordance.tools.tool import Tool

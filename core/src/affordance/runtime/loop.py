@@ -11,7 +11,7 @@ bounds — lives here, so both drivers and every provider share it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affordance._ids import new_id
 from affordance.clock import Deadline
@@ -24,6 +24,7 @@ from affordance.prompt.template import PromptTemplate
 from affordance.runtime import failures
 from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+from affordance.runtime.context import ToolContext
 from affordance.runtime.events import (
     ConfirmationRequested,
     ConfirmationResolved,
@@ -43,11 +44,20 @@ from affordance.runtime.messages import (
 from affordance.runtime.output import output_name, output_schema, parse_output
 from affordance.runtime.response import PromptResponse, ToolCallResult
 from affordance.runtime.session import Session
-from affordance.runtime.turn import NO_USAGE, ModelRequest, ProviderTurn, Usage
+from affordance.runtime.turn import (
+    NO_USAGE,
+    ModelRequest,
+    ProviderTurn,
+    ToolChoice,
+    Usage,
+    tool_choice_for_turn,
+)
 from affordance.serde import dump
-from affordance.tools.context import ToolContext
 from affordance.tools.hosted import HostedTool, HostedToolOutput
 from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.runtime.evaluator import Evaluator
 
 __all__ = ["Action", "Evaluation", "Finished", "RunCalls", "SendRequest"]
 
@@ -74,7 +84,7 @@ class Evaluation(Generic[OutputT]):
         *,
         prompt: PromptTemplate[OutputT],
         params: Sequence[Any],
-        adapter: Any,
+        adapter: Evaluator,
         session: Session,
         bus: EventBus,
         executor: ToolExecutor,
@@ -84,6 +94,8 @@ class Evaluation(Generic[OutputT]):
         max_expansions: int = 0,
         deadline: Deadline | None = None,
         run_id: str | None = None,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -96,6 +108,8 @@ class Evaluation(Generic[OutputT]):
         self.max_turns = max_turns
         self.max_expansions = max_expansions
         self.deadline = deadline
+        self.tool_choice = tool_choice
+        self.parallel_tool_calls = parallel_tool_calls
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
@@ -188,17 +202,7 @@ class Evaluation(Generic[OutputT]):
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
         """Continue a suspended evaluation with the caller's answers for its pending calls."""
         pending = [slot for slot in self._slots if slot.pending is not None]
-        missing = sorted(
-            slot.pending.call.id
-            for slot in pending
-            if slot.pending is not None and slot.pending.call.id not in confirmations
-        )
-        if missing:
-            raise PromptEvaluationError(
-                f"confirmations missing for pending calls: {', '.join(missing)}",
-                prompt_name=self.prompt.name,
-                phase="confirm",
-            )
+        self._check_answers(confirmations)
         self.session.release(self)
         tools = self._tools
         to_run: list[tuple[PreparedCall, ToolContext]] = []
@@ -235,6 +239,27 @@ class Evaluation(Generic[OutputT]):
 
     def pending_call_ids(self) -> tuple[str, ...]:
         return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
+
+    def _check_answers(self, confirmations: Mapping[str, Confirmation]) -> None:
+        """Every pending call answered, with an answer, and nothing else answered."""
+        pending = set(self.pending_call_ids())
+        problems = []
+        unknown = sorted(set(confirmations) - pending)
+        if unknown:
+            problems.append(f"calls that are not pending: {', '.join(unknown)}")
+        missing = sorted(pending - set(confirmations))
+        if missing:
+            problems.append(f"no answer for pending calls: {', '.join(missing)}")
+        answers: Mapping[str, object] = confirmations  # callers are not always type-checked
+        wrong = sorted(c for c, a in answers.items() if not isinstance(a, Confirmation))
+        if wrong:
+            problems.append(f"not an approve()/deny() answer: {', '.join(wrong)}")
+        if problems:
+            raise PromptEvaluationError(
+                f"confirmations do not fit the pending calls ({'; '.join(problems)})",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+            )
 
     # -- turn bookkeeping ------------------------------------------------------------------
 
@@ -334,6 +359,7 @@ class Evaluation(Generic[OutputT]):
             instructions = None
             messages = (UserMessage(rendered.text), *self._transcript)
         hosted = self._allowed_hosted(rendered.hosted_tools)
+        tools = rendered.tools
         return SendRequest(
             ModelRequest(
                 prompt_name=self.prompt.name,
@@ -342,11 +368,15 @@ class Evaluation(Generic[OutputT]):
                 rendered=rendered,
                 instructions=instructions,
                 messages=messages,
-                tools=rendered.tools,
+                tools=tools,
                 hosted_tools=hosted,
                 output_schema=self._output_schema,
                 output_name=output_name(self.prompt.output_type),
                 deadline=self.deadline,
+                tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
+                if tools or hosted
+                else None,
+                parallel_tool_calls=self.parallel_tool_calls,
             )
         )
 

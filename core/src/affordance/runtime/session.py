@@ -9,7 +9,7 @@ used from several threads or tasks.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from affordance._ids import new_id
@@ -114,13 +114,11 @@ class Session:
             for call_id in run.pending_call_ids():
                 self._suspended[call_id] = run
 
-    def suspended_run(self, call_ids: set[str]) -> Evaluation[Any] | None:
-        """The one suspended run the given call ids belong to (None if unknown)."""
+    def suspended_runs(self, call_ids: Iterable[str]) -> tuple[Evaluation[Any], ...]:
+        """The suspended runs any of ``call_ids`` belong to (several if they are mixed up)."""
         with self._lock:
             runs = {id(run): run for cid in call_ids if (run := self._suspended.get(cid))}
-        if len(runs) > 1:
-            raise ValueError("confirmations given for calls of more than one suspended run")
-        return next(iter(runs.values()), None)
+        return tuple(runs.values())
 
     def release(self, run: Evaluation[Any]) -> None:
         with self._lock:

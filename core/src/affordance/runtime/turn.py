@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from affordance.clock import Deadline
 from affordance.prompt.rendered import RenderedPrompt
@@ -13,7 +13,30 @@ from affordance.runtime.messages import Message, ToolCall
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
-__all__ = ["ModelRequest", "ProviderTurn", "Usage"]
+__all__ = [
+    "TOOL_CHOICE_KEYWORDS",
+    "ModelRequest",
+    "ProviderTurn",
+    "ToolChoice",
+    "Usage",
+    "tool_choice_for_turn",
+]
+
+ToolChoice: TypeAlias = str | Mapping[str, Any]
+"""``"auto"``, ``"none"``, ``"required"``, a tool's name, or a provider's wire value (a mapping
+sent as is). Provider plugins translate the first four into their wire format."""
+
+TOOL_CHOICE_KEYWORDS = frozenset({"auto", "none", "required"})
+
+
+def tool_choice_for_turn(choice: ToolChoice | None, turn: int) -> ToolChoice | None:
+    """The choice to send on ``turn`` (1-based): ``"required"`` and a tool name force a call,
+    so they hold for the first turn only and later turns are ``"auto"``, or the model could
+    never give its final answer. ``"auto"``, ``"none"`` and wire mappings hold for every turn.
+    """
+    if choice is None or not isinstance(choice, str) or choice in ("auto", "none"):
+        return choice
+    return choice if turn <= 1 else "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +75,9 @@ class ModelRequest:
     ``instructions`` is the system text (``None`` when the rendered prompt is itself the first
     user message); ``messages`` is the transcript so far. ``output_schema`` asks for structured
     output through the provider's native JSON-schema mode. ``deadline`` is the evaluation's:
-    adapters bound their HTTP timeout by :meth:`timeout`.
+    adapters bound their HTTP timeout by :meth:`timeout`. ``tool_choice`` is this turn's (see
+    :func:`tool_choice_for_turn`; only set when there are tools); ``parallel_tool_calls`` is the
+    caller's setting, ``None`` leaving the provider's default.
     """
 
     prompt_name: str
@@ -66,6 +91,8 @@ class ModelRequest:
     output_schema: Mapping[str, Any] | None = None
     output_name: str = "output"
     deadline: Deadline | None = None
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
 
     def timeout(self) -> float | None:
         """Seconds left before the evaluation's deadline (for the HTTP timeout), or None."""

@@ -70,10 +70,9 @@ class ScriptedAdapter(ProviderAdapter):
         executor: ToolExecutor | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(executor=executor, **options)
+        super().__init__(executor=executor, codecs=codecs, **options)
         self._steps: deque[Step] = deque(steps)
         self._responder = responder
-        self._codecs = dict(codecs or {})
         self._codecs_of = codecs_of
         self._lock = threading.Lock()
         self.requests: list[ModelRequest] = []
@@ -101,11 +100,10 @@ class ScriptedAdapter(ProviderAdapter):
         return self.send(request)
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        codec = self._codecs.get(kind)
+        codec = self._given_codecs.get(kind)
         if codec is None and self._codecs_of is not None:
-            from affordance.plugins import registry  # plugins load on first use
-
-            codec = registry().codec(self._codecs_of, kind)
+            registry = self.resolution().registry
+            codec = None if registry is None else registry.codec(self._codecs_of, kind)
         return codec
 
     @property

@@ -1,11 +1,14 @@
-"""Tools: typed functions the model may call, their results, context and hosted tools."""
+"""Tools: typed functions the model may call, their results and hosted tools.
 
-from affordance.tools.context import ToolContext
+The context a handler receives (``ToolContext``, ``ToolHandler``) belongs to the runtime that
+builds it: ``affordance.runtime.context``.
+"""
+
 from affordance.tools.decorator import tool
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolConfig, HostedToolOutput
 from affordance.tools.result import ToolRenderableResult, ToolResult
 from affordance.tools.retry import RetryPolicy
-from affordance.tools.tool import Tool, ToolExample, ToolHandler
+from affordance.tools.tool import Tool, ToolExample
 
 __all__ = [
     "HostedTool",
@@ -14,9 +17,7 @@ __all__ = [
     "HostedToolOutput",
     "RetryPolicy",
     "Tool",
-    "ToolContext",
     "ToolExample",
-    "ToolHandler",
     "ToolRenderableResult",
     "ToolResult",
     "tool",

@@ -2,38 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptValidationError
 from affordance.tools._handler import HandlerShape, inspect_handler
 from affordance.tools._naming import check_description, check_tool_name
-from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
 
-if TYPE_CHECKING:
-    from affordance.tools.context import ToolContext
-
-__all__ = ["Tool", "ToolExample", "ToolHandler"]
+__all__ = ["Tool", "ToolExample"]
 
 ParamsT = TypeVar("ParamsT")
 ResultT = TypeVar("ResultT")
-ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
 
 NoneType = type(None)
-
-
-class ToolHandler(Protocol[ParamsT_contra, ResultT]):
-    """The canonical handler: ``(params, *, context) -> ToolResult[Result]``.
-
-    Handlers taking only ``params`` are accepted too, and ``async def`` handlers are awaited.
-    """
-
-    def __call__(
-        self, params: ParamsT_contra, *, context: ToolContext
-    ) -> ToolResult[ResultT] | Awaitable[ToolResult[ResultT]]: ...
 
 
 @dataclass(frozen=True, slots=True)

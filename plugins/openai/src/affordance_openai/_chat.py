@@ -7,33 +7,19 @@ The instructions become the system message; an assistant turn is resent with its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from affordance.runtime.messages import (
-    AssistantMessage,
-    Message,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from affordance.adapters.decoding import UnusableResponseError, token_count
+from affordance.adapters.encoding import arguments_text
+from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
-from affordance_openai._declarations import DeclarationCache, OutputFormatCache
-from affordance_openai._nulls import NullPlan, drop_nulls_in_json
-from affordance_openai._wire import (
-    TOOL_CHOICE_KEYWORDS,
-    PreparedRequest,
-    RequestSettings,
-    UnusableResponseError,
-    arguments_text,
-    call_arguments,
-    merge_extra_body,
-    token_count,
-    tool_choice_for_turn,
-    tool_result_text,
-)
+from affordance_openai._body import ApiShape, Normalizer, PreparedRequest, normalized_arguments
 
-__all__ = ["build_body", "chat_messages", "parse_body"]
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = ["CHAT", "chat_messages", "parse_body"]
 
 _FINISH_REASONS = {
     "stop": "stop",
@@ -44,53 +30,15 @@ _FINISH_REASONS = {
 }
 
 
-def build_body(
-    request: ModelRequest,
-    settings: RequestSettings,
-    declarations: DeclarationCache,
-    output_formats: OutputFormatCache,
-) -> PreparedRequest:
-    messages: list[Mapping[str, Any]] = []
-    if request.instructions is not None:
-        messages.append({"role": "system", "content": request.instructions})
-    messages.extend(chat_messages(request.messages))
-    body: dict[str, Any] = {"model": settings.model, "messages": messages}
-    tool_nulls: dict[str, NullPlan] = {}
-    if request.tools:
-        tools = []
-        for tool in request.tools:
-            declaration = declarations.declaration(tool)
-            tools.append(declaration.chat)
-            if declaration.nulls is not None:
-                tool_nulls[tool.name] = declaration.nulls
-        body["tools"] = tools
-        if settings.parallel_tool_calls is not None:
-            body["parallel_tool_calls"] = settings.parallel_tool_calls
-        choice = tool_choice_for_turn(settings.tool_choice, request.turn)
-        if isinstance(choice, str) and choice not in TOOL_CHOICE_KEYWORDS:
-            choice = {"type": "function", "function": {"name": choice}}
-        if choice is not None:
-            body["tool_choice"] = choice
-    output_nulls = None
-    if request.output_schema is not None:
-        output = output_formats.output_format(request.output_schema, request.output_name)
-        body["response_format"] = output.chat
-        output_nulls = output.nulls
-    if settings.max_output_tokens is not None:
-        body["max_completion_tokens"] = settings.max_output_tokens
-    if settings.temperature is not None:
-        body["temperature"] = settings.temperature
-    merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, tool_nulls, output_nulls, hosted=False)
-
-
-def chat_messages(messages: Sequence[Message]) -> list[Mapping[str, Any]]:
+def chat_messages(adapter: ProviderAdapter, request: ModelRequest) -> list[Mapping[str, Any]]:
     out: list[Mapping[str, Any]] = []
-    for message in messages:
+    if request.instructions is not None:  # Chat has no instructions field: a system message
+        out.append({"role": "system", "content": request.instructions})
+    for message in request.messages:
         if isinstance(message, UserMessage):
             out.append({"role": "user", "content": message.text})
         elif isinstance(message, ToolResultMessage):
-            content = tool_result_text(message)
+            content = adapter.tool_result(message)
             out.append({"role": "tool", "tool_call_id": message.call_id, "content": content})
         else:
             out.append(_assistant_message(message))
@@ -111,6 +59,20 @@ def _assistant_message(message: AssistantMessage) -> Mapping[str, Any]:
     return {"role": "assistant", "content": message.text, "tool_calls": calls}
 
 
+CHAT = ApiShape(
+    transcript_key="messages",
+    instructions_key=None,
+    transcript=chat_messages,
+    function=lambda function: {"type": "function", "function": function},
+    named_choice=lambda name: {"type": "function", "function": {"name": name}},
+    output_format=lambda output: (
+        "response_format",
+        {"type": "json_schema", "json_schema": output},
+    ),
+    max_tokens_key="max_completion_tokens",
+)
+
+
 def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
     if not isinstance(data, dict):
         raise UnusableResponseError(f"expected a JSON object, got {type(data).__name__}")
@@ -123,7 +85,7 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         raise UnusableResponseError("the first choice has no message")
     text = _text(message.get("content"))
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
-    calls = tuple(_tool_calls(message.get("tool_calls"), prepared.tool_nulls))
+    calls = tuple(_tool_calls(message.get("tool_calls"), prepared.arguments))
     reason = choice.get("finish_reason")
     if calls:
         finish = "tool_calls"
@@ -131,8 +93,8 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         finish = "refusal"
     else:
         finish = _FINISH_REASONS.get(str(reason), str(reason)) if reason else "stop"
-    if prepared.output_nulls is not None and text is not None and finish == "stop":
-        text = drop_nulls_in_json(text, prepared.output_nulls)
+    if prepared.output is not None and text is not None and finish == "stop":
+        text = prepared.output(text)
     return ProviderTurn(
         text=text,
         tool_calls=calls,
@@ -154,7 +116,7 @@ def _text(content: Any) -> str | None:
     return None
 
 
-def _tool_calls(raw: Any, tool_nulls: Mapping[str, NullPlan]) -> list[ToolCall]:
+def _tool_calls(raw: Any, normalizers: Mapping[str, Normalizer]) -> list[ToolCall]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -172,7 +134,7 @@ def _tool_calls(raw: Any, tool_nulls: Mapping[str, NullPlan]) -> list[ToolCall]:
         name, arguments = function.get("name"), function.get("arguments")
         if not isinstance(name, str):
             raise UnusableResponseError("a tool call lacks its function name")
-        calls.append(ToolCall(call_id, name, call_arguments(arguments, name, tool_nulls)))
+        calls.append(ToolCall(call_id, name, normalized_arguments(arguments, name, normalizers)))
     return calls
 
 

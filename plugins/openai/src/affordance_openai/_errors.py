@@ -11,12 +11,12 @@ from typing import Any
 
 import openai
 
+from affordance.adapters.decoding import cut
 from affordance.errors import PromptEvaluationError
 
-__all__ = ["PROVIDER", "malformed_response", "provider_error"]
+__all__ = ["PROVIDER", "provider_error"]
 
 PROVIDER = "openai"
-_MAX_RAW_TEXT = 2000
 
 
 def provider_error(
@@ -34,7 +34,7 @@ def provider_error(
             provider=PROVIDER,
             status=error.status_code,
             request_id=getattr(error, "request_id", None),
-            raw_text=_cut(_body_text(error.response)),
+            raw_text=cut(_body_text(error.response)),
         )
     if isinstance(error, openai.APITimeoutError):
         message = "the openai request timed out" + retried
@@ -49,21 +49,6 @@ def provider_error(
     return PromptEvaluationError(message, prompt_name=prompt_name, provider=PROVIDER)
 
 
-def malformed_response(
-    detail: str, *, prompt_name: str, status: int, request_id: str | None, raw_text: str
-) -> PromptEvaluationError:
-    """A 2xx answer whose body is not the JSON object the API promises; not retried."""
-    return PromptEvaluationError(
-        f"openai sent an unusable response body: {detail}",
-        prompt_name=prompt_name,
-        phase="response",
-        provider=PROVIDER,
-        status=status,
-        request_id=request_id,
-        raw_text=_cut(raw_text),
-    )
-
-
 def _describe(body: object, fallback: str) -> str:
     error: Any = body.get("error", body) if isinstance(body, dict) else None
     if isinstance(error, dict) and isinstance(error.get("message"), str):
@@ -75,7 +60,3 @@ def _describe(body: object, fallback: str) -> str:
 def _body_text(response: Any) -> str:
     text = getattr(response, "text", "")  # httpx decodes with errors="replace"
     return text if isinstance(text, str) else ""
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _MAX_RAW_TEXT else text[: _MAX_RAW_TEXT - 1] + "…"

@@ -8,85 +8,31 @@ OpenAI asks for reasoning models.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from affordance.runtime.messages import (
-    AssistantMessage,
-    Message,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from affordance.adapters.decoding import UnusableResponseError, token_count
+from affordance.adapters.encoding import arguments_text
+from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
-from affordance_openai._declarations import DeclarationCache, OutputFormatCache
-from affordance_openai._nulls import NullPlan, drop_nulls_in_json
-from affordance_openai._wire import (
-    TOOL_CHOICE_KEYWORDS,
-    PreparedRequest,
-    RequestSettings,
-    UnusableResponseError,
-    arguments_text,
-    call_arguments,
-    merge_extra_body,
-    token_count,
-    tool_choice_for_turn,
-    tool_result_text,
-)
+from affordance_openai._body import ApiShape, Normalizer, PreparedRequest, normalized_arguments
 
-__all__ = ["build_body", "input_items", "parse_body"]
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = ["RESPONSES", "input_items", "parse_body"]
 
 _INCOMPLETE_REASONS = {"max_output_tokens": "length", "content_filter": "content_filter"}
 _ECHOED_TYPES = frozenset({"message", "function_call", "reasoning", "mcp_list_tools"})
 
 
-def build_body(
-    request: ModelRequest,
-    settings: RequestSettings,
-    declarations: DeclarationCache,
-    output_formats: OutputFormatCache,
-    hosted: Sequence[Mapping[str, Any]],
-) -> PreparedRequest:
-    body: dict[str, Any] = {"model": settings.model, "input": input_items(request.messages)}
-    if request.instructions is not None:
-        body["instructions"] = request.instructions
-    tools: list[Mapping[str, Any]] = []
-    tool_nulls: dict[str, NullPlan] = {}
-    for tool in request.tools:
-        declaration = declarations.declaration(tool)
-        tools.append(declaration.responses)
-        if declaration.nulls is not None:
-            tool_nulls[tool.name] = declaration.nulls
-    tools.extend(hosted)
-    if tools:
-        body["tools"] = tools
-        if settings.parallel_tool_calls is not None:
-            body["parallel_tool_calls"] = settings.parallel_tool_calls
-        choice = tool_choice_for_turn(settings.tool_choice, request.turn)
-        if isinstance(choice, str) and choice not in TOOL_CHOICE_KEYWORDS:
-            choice = {"type": "function", "name": choice}
-        if choice is not None:
-            body["tool_choice"] = choice
-    output_nulls = None
-    if request.output_schema is not None:
-        output = output_formats.output_format(request.output_schema, request.output_name)
-        body["text"] = {"format": output.responses}
-        output_nulls = output.nulls
-    if settings.max_output_tokens is not None:
-        body["max_output_tokens"] = settings.max_output_tokens
-    if settings.temperature is not None:
-        body["temperature"] = settings.temperature
-    merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, tool_nulls, output_nulls, hosted=bool(hosted))
-
-
-def input_items(messages: Sequence[Message]) -> list[Mapping[str, Any]]:
+def input_items(adapter: ProviderAdapter, request: ModelRequest) -> list[Mapping[str, Any]]:
     items: list[Mapping[str, Any]] = []
-    for message in messages:
+    for message in request.messages:
         if isinstance(message, UserMessage):
             items.append({"role": "user", "content": message.text})
         elif isinstance(message, ToolResultMessage):
-            output = tool_result_text(message)
+            output = adapter.tool_result(message)
             items.append(
                 {"type": "function_call_output", "call_id": message.call_id, "output": output}
             )
@@ -105,6 +51,17 @@ def _assistant_items(message: AssistantMessage) -> list[Mapping[str, Any]]:
         items.append({"role": "assistant", "content": message.text})
     items.extend(_function_call(call) for call in message.tool_calls if call.id not in echoed_calls)
     return items
+
+
+RESPONSES = ApiShape(
+    transcript_key="input",
+    instructions_key="instructions",
+    transcript=input_items,
+    function=lambda function: {"type": "function", **function},
+    named_choice=lambda name: {"type": "function", "name": name},
+    output_format=lambda output: ("text", {"format": {"type": "json_schema", **output}}),
+    max_tokens_key="max_output_tokens",
+)
 
 
 def _is_output_item(item: Mapping[str, Any]) -> bool:
@@ -153,7 +110,7 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
                 elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                     refusals.append(part["refusal"])
         elif kind == "function_call":
-            calls.append(_tool_call(item, prepared.tool_nulls))
+            calls.append(_tool_call(item, prepared.arguments))
     text = "".join(texts) if texts else None
     refusal = "".join(refusals) if refusals else None
     if calls:
@@ -166,8 +123,8 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         finish = "refusal"
     else:
         finish = "stop"
-    if prepared.output_nulls is not None and text is not None and finish == "stop":
-        text = drop_nulls_in_json(text, prepared.output_nulls)
+    if prepared.output is not None and text is not None and finish == "stop":
+        text = prepared.output(text)
     items = tuple(output)
     return ProviderTurn(
         text=text,
@@ -181,11 +138,11 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
     )
 
 
-def _tool_call(item: Mapping[str, Any], tool_nulls: Mapping[str, NullPlan]) -> ToolCall:
+def _tool_call(item: Mapping[str, Any], normalizers: Mapping[str, Normalizer]) -> ToolCall:
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
     if not isinstance(call_id, str) or not isinstance(name, str):
         raise UnusableResponseError("a function_call item lacks call_id or name")
-    return ToolCall(call_id, name, call_arguments(arguments, name, tool_nulls))
+    return ToolCall(call_id, name, normalized_arguments(arguments, name, normalizers))
 
 
 def _usage(usage: Any) -> Usage:

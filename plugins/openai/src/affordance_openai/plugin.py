@@ -1,18 +1,25 @@
-"""The entry point of ``affordance-openai``: declares the provider by dotted path only.
+"""The entry point of ``affordance-openai``: declares the provider and its serializers by dotted
+path only.
 
 This module imports ``affordance`` and nothing else, so discovering the plugin never imports
-the ``openai`` SDK; the registry imports the adapter on first use.
+the ``openai`` SDK; the registry imports the adapter and the serializers on first use.
 """
 
 from __future__ import annotations
 
 from affordance.plugins.hookspecs import hookimpl
-from affordance.plugins.specs import ProviderSpec
+from affordance.plugins.specs import ProviderSpec, SerializerSpec
 
-__all__ = ["OPENAI_SDK_REQUIREMENT", "affordance_register_providers"]
+__all__ = [
+    "OPENAI_SDK_REQUIREMENT",
+    "affordance_register_providers",
+    "affordance_register_serializers",
+]
 
 OPENAI_SDK_REQUIREMENT = "openai>=1.66,<4"
 """1.66.0 is the first ``openai`` release with the Responses API; 4.x is an untested major."""
+
+_SERIALIZERS = "affordance_openai.serializers"
 
 
 @hookimpl
@@ -23,5 +30,15 @@ def affordance_register_providers() -> list[ProviderSpec]:
             adapter="affordance_openai.adapter:OpenAIAdapter",
             sdk=OPENAI_SDK_REQUIREMENT,
             description="OpenAI Responses (default) and Chat Completions via the openai SDK",
+            api_key_env=("OPENAI_API_KEY",),
         )
+    ]
+
+
+@hookimpl
+def affordance_register_serializers() -> list[SerializerSpec]:
+    return [
+        SerializerSpec("openai", "tool", f"{_SERIALIZERS}:OpenAIToolSerializer"),
+        SerializerSpec("openai", "tool_result", f"{_SERIALIZERS}:OpenAIToolResultSerializer"),
+        SerializerSpec("openai", "output", f"{_SERIALIZERS}:OpenAIOutputSerializer"),
     ]

@@ -1,0 +1,138 @@
+"""What one adapter resolved from one registry snapshot: its serializers, its codecs, and the
+declarations and output formats they produced, each computed once.
+
+Serializers come from, in order: the adapter's ``serializers=`` argument, the plugin registry
+(the provider plugin's own at priority 0, or a third party's that outranks it), and the
+adapter class's ``default_serializers`` (so an adapter works with plugin loading switched off).
+A new registry snapshot (a plugin registered or pinned later) gets a new resolution.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from affordance.runtime.serializers import (
+    OutputFormat,
+    OutputSerializer,
+    ToolDeclaration,
+    ToolResultSerializer,
+    ToolSerializer,
+)
+from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.plugins import Registry
+    from affordance.tools.hosted import HostedToolCodec
+
+__all__ = ["IdentityCache", "Resolution", "SerializerFactories"]
+
+SerializerFactories = Mapping[str, Callable[[], Any]]
+"""Role -> a factory of the serializer for that role."""
+
+_CACHE_SIZE = 1024
+
+KeyT = TypeVar("KeyT")
+ValueT = TypeVar("ValueT")
+
+
+class IdentityCache(Generic[KeyT, ValueT]):
+    """A bounded cache keyed by object identity; it holds its keys so an id is never reused
+    while its entry lives (``Tool`` is slotted without ``__weakref__``)."""
+
+    def __init__(self, size: int = _CACHE_SIZE) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[KeyT, ValueT]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: KeyT) -> ValueT | None:
+        entry = self._entries.get(id(key))
+        return entry[1] if entry is not None and entry[0] is key else None
+
+    def put(self, key: KeyT, value: ValueT) -> ValueT:
+        with self._lock:
+            if len(self._entries) >= self._size:
+                del self._entries[next(iter(self._entries))]  # the oldest entry
+            self._entries[id(key)] = (key, value)
+        return value
+
+
+class Resolution:
+    """Serializers, codecs and cached wire declarations of one adapter for one registry."""
+
+    def __init__(
+        self,
+        provider: str,
+        registry: Registry | None,
+        *,
+        serializers: Mapping[str, Any],
+        defaults: SerializerFactories,
+        codecs: Mapping[str, HostedToolCodec[Any, Any]],
+    ) -> None:
+        self.provider = provider
+        self.registry = registry
+        self._given = serializers
+        self._defaults = defaults
+        self._codecs: dict[str, HostedToolCodec[Any, Any] | None] = dict(codecs)
+        self._serializers: dict[str, Any] = {}
+        self._declarations: IdentityCache[Tool[Any, Any], ToolDeclaration] = IdentityCache()
+        self._outputs: IdentityCache[Mapping[str, Any], tuple[str, OutputFormat]] = IdentityCache()
+        self._lock = threading.Lock()
+
+    # -- serializers -------------------------------------------------------------------------
+
+    def serializer(self, role: str) -> Any:
+        found = self._serializers.get(role)
+        if found is not None:
+            return found
+        with self._lock:
+            if role not in self._serializers:
+                self._serializers[role] = self._find_serializer(role)
+            return self._serializers[role]
+
+    def _find_serializer(self, role: str) -> Any:
+        given = self._given.get(role)
+        if given is not None:
+            return given
+        if self.registry is not None:
+            registered = self.registry.serializer(self.provider, role)
+            if registered is not None:
+                return registered
+        default = self._defaults.get(role)
+        if default is None:
+            raise LookupError(
+                f"provider {self.provider!r} has no serializer for role {role!r}: none was "
+                "given, registered by a plugin, or built into the adapter"
+            )
+        return default()
+
+    def declaration(self, tool: Tool[Any, Any]) -> ToolDeclaration:
+        """``tool`` as this provider declares it, computed once per tool object."""
+        found = self._declarations.get(tool)
+        if found is not None:
+            return found
+        serializer: ToolSerializer = self.serializer("tool")
+        return self._declarations.put(tool, serializer.declare(tool))
+
+    def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
+        """The structured-output format of ``schema``, computed once per schema object."""
+        found = self._outputs.get(schema)
+        if found is not None and found[0] == name:
+            return found[1]
+        serializer: OutputSerializer = self.serializer("output")
+        return self._outputs.put(schema, (name, serializer.output_format(schema, name)))[1]
+
+    def tool_result_serializer(self) -> ToolResultSerializer:
+        serializer: ToolResultSerializer = self.serializer("tool_result")
+        return serializer
+
+    # -- codecs ------------------------------------------------------------------------------
+
+    def codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
+        if kind in self._codecs:
+            return self._codecs[kind]
+        found = None if self.registry is None else self.registry.codec(self.provider, kind)
+        with self._lock:
+            self._codecs[kind] = found
+        return found

@@ -1,0 +1,255 @@
+"""``Evaluator``: the evaluate API over the sans-IO loop, and what a model connection implements.
+
+A subclass implements :meth:`Evaluator.send` and :meth:`Evaluator.asend` — one request to the
+model, one normalized :class:`ProviderTurn` back. Everything else is here and in the loop:
+starting or resuming an evaluation (the resume checks), the per-turn ``tool_choice`` rule, tool
+execution, confirmations, disclosure and events. Provider plugins build on
+:class:`affordance.adapters.ProviderAdapter`, which adds the plugin registry's serializers and
+hosted-tool codecs to this class.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, TypeVar
+
+from affordance.clock import Deadline
+from affordance.errors import PromptEvaluationError
+from affordance.prompt.paths import SectionPath
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.section import SectionVisibility
+from affordance.prompt.template import PromptTemplate
+from affordance.runtime.actions import Action
+from affordance.runtime.confirmation import Confirmation
+from affordance.runtime.drivers import drive, drive_async
+from affordance.runtime.events import EventBus
+from affordance.runtime.executor import ToolExecutor
+from affordance.runtime.loop import Evaluation
+from affordance.runtime.messages import Message, UserMessage
+from affordance.runtime.output import output_name, output_schema
+from affordance.runtime.response import PromptResponse
+from affordance.runtime.session import Session
+from affordance.runtime.turn import ModelRequest, ProviderTurn, ToolChoice, tool_choice_for_turn
+from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
+
+__all__ = ["Evaluator"]
+
+OutputT = TypeVar("OutputT")
+
+
+class Evaluator(ABC):
+    """Evaluates prompts against one model connection.
+
+    ``open_sections="apply"`` (the default) lets the loop apply what the model opens with
+    ``open_sections`` — merge the overrides, re-render, continue — up to ``max_expansions``
+    times; ``"return"`` hands the request back in ``PromptResponse.expansion`` instead.
+
+    ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"``, a tool name, or a provider's wire
+    mapping sent as is. ``"required"`` and a name force a call, so they apply to the first turn
+    only and later turns use ``"auto"`` (otherwise the model could never answer).
+    ``parallel_tool_calls=False`` asks for at most one call per turn where the provider allows it.
+    """
+
+    name: ClassVar[str] = "provider"
+
+    def __init__(
+        self,
+        *,
+        executor: ToolExecutor | None = None,
+        max_turns: int = 16,
+        open_sections: Literal["apply", "return"] = "apply",
+        max_expansions: int = 4,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
+    ) -> None:
+        if open_sections not in ("apply", "return"):
+            raise ValueError(f"open_sections must be 'apply' or 'return', got {open_sections!r}")
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        if tool_choice is not None and not isinstance(tool_choice, (str, Mapping)):
+            raise TypeError(f"tool_choice must be a string or a mapping, got {tool_choice!r}")
+        self.executor = executor if executor is not None else ToolExecutor()
+        self.max_turns = max_turns
+        self.open_sections = open_sections
+        self.max_expansions = max_expansions
+        self.tool_choice = tool_choice
+        self.parallel_tool_calls = parallel_tool_calls
+
+    # -- what a model connection implements --------------------------------------------------
+
+    @abstractmethod
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        """Send one request with a sync client and normalize the answer."""
+
+    @abstractmethod
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        """Send one request with an async client and normalize the answer."""
+
+    def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
+        """The codec reading hosted tool ``kind`` on this connection; None: not supported."""
+        return None
+
+    def parse_hosted_outputs(
+        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
+    ) -> Mapping[str, HostedToolOutput]:
+        """Typed outputs of the hosted tools invoked in a response, by tool name."""
+        outputs: dict[str, HostedToolOutput] = {}
+        for tool in hosted_tools:
+            codec = self.hosted_codec(tool.kind)
+            if codec is None:
+                continue
+            output = codec.parse_output(items, tool)
+            if output is not None:
+                outputs[tool.name] = output
+        return outputs
+
+    def preview_request(self, rendered: RenderedPrompt[Any], prompt_name: str) -> ModelRequest:
+        """The first request an evaluation of ``rendered`` would send (no caller messages):
+        what ``affordance render --provider`` shows, through the adapter's ``wire_request``."""
+        tools, hosted = rendered.tools, rendered.hosted_tools
+        return ModelRequest(
+            prompt_name=prompt_name,
+            run_id="preview",
+            turn=1,
+            rendered=rendered,
+            instructions=None,
+            messages=(UserMessage(rendered.text),),
+            tools=tools,
+            hosted_tools=hosted,
+            output_schema=output_schema(rendered.output_type),
+            output_name=output_name(rendered.output_type),
+            tool_choice=tool_choice_for_turn(self.tool_choice, 1) if tools or hosted else None,
+            parallel_tool_calls=self.parallel_tool_calls,
+        )
+
+    # -- the evaluate API --------------------------------------------------------------------
+
+    def evaluate(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> PromptResponse[OutputT]:
+        """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
+
+        Pass ``confirmations`` (with the ``session`` of the suspended run) to resume an
+        evaluation that returned pending confirmations.
+        """
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+        )
+        return drive(evaluation, action, self.send)
+
+    async def aevaluate(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> PromptResponse[OutputT]:
+        """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+        )
+        return await drive_async(evaluation, action, self.asend)
+
+    def _begin(
+        self,
+        prompt: PromptTemplate[OutputT],
+        params: Sequence[Any],
+        session: Session | None,
+        bus: EventBus | None,
+        messages: Sequence[Message],
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None,
+        confirmations: Mapping[str, Confirmation] | None,
+        deadline: Deadline | float | None,
+        max_turns: int | None,
+    ) -> tuple[Evaluation[OutputT], Action]:
+        """A new evaluation and its first action, or a suspended one and its resumption."""
+        if isinstance(deadline, (int, float)):
+            deadline = Deadline.after(float(deadline), self.executor.clock)
+        if confirmations is not None:
+            suspended = _suspended(prompt, session, confirmations)
+            if bus is not None:
+                suspended.bus = bus
+            if deadline is not None:
+                suspended.deadline = deadline
+            return suspended, suspended.resume(confirmations)
+        evaluation: Evaluation[OutputT] = Evaluation(
+            prompt=prompt,
+            params=params,
+            adapter=self,
+            session=session if session is not None else Session(),
+            bus=bus if bus is not None else EventBus(),
+            executor=self.executor,
+            messages=messages,
+            visibility_overrides=visibility_overrides,
+            max_turns=max_turns if max_turns is not None else self.max_turns,
+            max_expansions=self.max_expansions if self.open_sections == "apply" else 0,
+            deadline=deadline,
+            tool_choice=self.tool_choice,
+            parallel_tool_calls=self.parallel_tool_calls,
+        )
+        return evaluation, evaluation.start()
+
+
+def _suspended(
+    prompt: PromptTemplate[OutputT],
+    session: Session | None,
+    confirmations: Mapping[str, Confirmation],
+) -> Evaluation[OutputT]:
+    """The suspended evaluation ``confirmations`` answer, after checking they fit it exactly."""
+
+    def refuse(message: str) -> PromptEvaluationError:
+        return PromptEvaluationError(message, prompt_name=prompt.name, phase="confirm")
+
+    if session is None:
+        raise refuse("resuming with confirmations needs the session of the suspended evaluation")
+    if not confirmations:
+        raise refuse("confirmations is empty; answer every pending call (approve or deny)")
+    runs = session.suspended_runs(confirmations)
+    if len(runs) > 1:
+        raise refuse(
+            "the confirmations answer calls of more than one suspended evaluation; "
+            "resume each with its own calls"
+        )
+    if not runs:
+        raise refuse(
+            f"no suspended evaluation in this session waits for calls "
+            f"{', '.join(sorted(confirmations))}"
+        )
+    (suspended,) = runs
+    if suspended.prompt is not prompt:
+        raise refuse(
+            f"the calls {', '.join(sorted(confirmations))} belong to an evaluation of "
+            f"prompt {suspended.prompt.name!r}; resume it with that prompt"
+        )
+    return suspended

@@ -1,0 +1,125 @@
+"""The request body both OpenAI APIs build the same way, and what reading its answer needs.
+
+Chat Completions and Responses differ in where things go (``messages`` vs ``input``, nested vs
+flat function declarations, ``response_format`` vs ``text.format``, ``max_completion_tokens``
+vs ``max_output_tokens``), not in what is sent. :class:`ApiShape` holds those differences;
+:func:`build_body` is the one skeleton.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from affordance.adapters.encoding import merge_extra_body
+from affordance.runtime.serializers import Arguments
+from affordance.runtime.turn import TOOL_CHOICE_KEYWORDS, ModelRequest
+
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = [
+    "ApiShape",
+    "PreparedRequest",
+    "RequestSettings",
+    "build_body",
+    "normalized_arguments",
+]
+
+Normalizer = Callable[[Arguments], Arguments]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSettings:
+    """The adapter's OpenAI-only options, as every request sends them."""
+
+    model: str
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRequest:
+    """A request body, plus what reading its answer needs: how to normalize each tool's
+    arguments and the structured output (strict mode's nulls), and whether hosted tools were
+    declared (their items go to the codecs)."""
+
+    body: dict[str, Any]
+    arguments: Mapping[str, Normalizer]
+    output: Callable[[str], str] | None
+    hosted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ApiShape:
+    """Where one API puts each part of the request."""
+
+    transcript_key: str
+    transcript: Callable[[ProviderAdapter, ModelRequest], list[Mapping[str, Any]]]
+    instructions_key: str | None
+    function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    named_choice: Callable[[str], Mapping[str, Any]]
+    output_format: Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]
+    max_tokens_key: str
+
+
+def build_body(
+    adapter: ProviderAdapter,
+    request: ModelRequest,
+    settings: RequestSettings,
+    shape: ApiShape,
+    hosted: Sequence[Mapping[str, Any]] = (),
+) -> PreparedRequest:
+    body: dict[str, Any] = {
+        "model": settings.model,
+        shape.transcript_key: shape.transcript(adapter, request),
+    }
+    if shape.instructions_key is not None and request.instructions is not None:
+        body[shape.instructions_key] = request.instructions
+    tools: list[Mapping[str, Any]] = []
+    arguments: dict[str, Normalizer] = {}
+    for tool in request.tools:
+        declaration = adapter.declaration(tool)
+        tools.append(shape.function(declaration.wire))
+        if declaration.normalize_arguments is not None:
+            arguments[tool.name] = declaration.normalize_arguments
+    tools.extend(hosted)
+    if tools:
+        body["tools"] = tools
+        if request.parallel_tool_calls is not None:
+            body["parallel_tool_calls"] = request.parallel_tool_calls
+        choice = request.tool_choice
+        if isinstance(choice, str) and choice not in TOOL_CHOICE_KEYWORDS:
+            choice = shape.named_choice(choice)
+        if choice is not None:
+            body["tool_choice"] = choice
+    output = None
+    if request.output_schema is not None:
+        formatted = adapter.output_format(request.output_schema, request.output_name)
+        key, value = shape.output_format(formatted.wire)
+        body[key] = value
+        output = formatted.normalize_text
+    if settings.max_output_tokens is not None:
+        body[shape.max_tokens_key] = settings.max_output_tokens
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    merge_extra_body(body, settings.extra_body)
+    return PreparedRequest(body, arguments, output, hosted=bool(hosted))
+
+
+def normalized_arguments(arguments: Any, name: str, normalizers: Mapping[str, Normalizer]) -> str:
+    """A call's arguments as received (JSON text, even invalid: the executor reports that to the
+    model), normalized for the tool they belong to."""
+    text: str
+    if isinstance(arguments, str):
+        text = arguments
+    else:  # not OpenAI's format, but compatible servers do it
+        text = "" if arguments is None else json.dumps(arguments)
+    normalize = normalizers.get(name)
+    if normalize is None:
+        return text
+    normalized = normalize(text)
+    return normalized if isinstance(normalized, str) else json.dumps(dict(normalized))
