@@ -15,11 +15,17 @@ from affordance._version import __version__
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "AllowList": "affordance.runtime.policy",
+    "AsyncEventStream": "affordance.runtime.streaming",
+    "ConfirmationRequired": "affordance.runtime.stream_events",
+    "Evaluator": "affordance.runtime.evaluator",
     "EventBus": "affordance.runtime.events",
+    "EventStream": "affordance.runtime.streaming",
     "HostedTool": "affordance.tools.hosted",
+    "HostedToolActivity": "affordance.runtime.stream_events",
     "HostedToolCodec": "affordance.tools.hosted",
     "HostedToolConfig": "affordance.tools.hosted",
     "HostedToolOutput": "affordance.tools.hosted",
+    "HostedToolResult": "affordance.runtime.stream_events",
     "MarkdownSection": "affordance.prompt.markdown",
     "OpenSectionsParams": "affordance.prompt.disclosure",
     "OpenSectionsResult": "affordance.prompt.disclosure",
@@ -32,13 +38,21 @@ _EXPORTS: dict[str, str] = {
     "PromptTemplate": "affordance.prompt.template",
     "PromptValidationError": "affordance.errors",
     "ProviderAdapter": "affordance.adapters.base",
+    "RefusalDelta": "affordance.runtime.stream_events",
     "RenderedPrompt": "affordance.prompt.rendered",
     "RetryPolicy": "affordance.tools.retry",
+    "RunFinished": "affordance.runtime.stream_events",
+    "RunStarted": "affordance.runtime.stream_events",
     "Section": "affordance.prompt.section",
     "SectionPath": "affordance.prompt.paths",
     "SectionVisibility": "affordance.prompt.section",
     "Session": "affordance.runtime.session",
+    "StreamEvent": "affordance.runtime.stream_events",
+    "TextDelta": "affordance.runtime.stream_events",
     "Tool": "affordance.tools.tool",
+    "ToolCallArgumentsDelta": "affordance.runtime.stream_events",
+    "ToolCallFinished": "affordance.runtime.stream_events",
+    "ToolCallStarted": "affordance.runtime.stream_events",
     "ToolContext": "affordance.runtime.context",
     "ToolError": "affordance.errors",
     "ToolExample": "affordance.tools.tool",
@@ -48,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     "ToolRenderableResult": "affordance.tools.result",
     "ToolResult": "affordance.tools.result",
     "ToolValidationError": "affordance.errors",
+    "TurnFinished": "affordance.runtime.stream_events",
     "approve": "affordance.runtime.confirmation",
     "deny": "affordance.runtime.confirmation",
     "tool": "affordance.tools.decorator",
@@ -55,11 +70,17 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "AllowList",
+    "AsyncEventStream",
+    "ConfirmationRequired",
+    "Evaluator",
     "EventBus",
+    "EventStream",
     "HostedTool",
+    "HostedToolActivity",
     "HostedToolCodec",
     "HostedToolConfig",
     "HostedToolOutput",
+    "HostedToolResult",
     "MarkdownSection",
     "OpenSectionsParams",
     "OpenSectionsResult",
@@ -72,13 +93,21 @@ __all__ = [
     "PromptTemplate",
     "PromptValidationError",
     "ProviderAdapter",
+    "RefusalDelta",
     "RenderedPrompt",
     "RetryPolicy",
+    "RunFinished",
+    "RunStarted",
     "Section",
     "SectionPath",
     "SectionVisibility",
     "Session",
+    "StreamEvent",
+    "TextDelta",
     "Tool",
+    "ToolCallArgumentsDelta",
+    "ToolCallFinished",
+    "ToolCallStarted",
     "ToolContext",
     "ToolError",
     "ToolExample",
@@ -88,6 +117,7 @@ __all__ = [
     "ToolRenderableResult",
     "ToolResult",
     "ToolValidationError",
+    "TurnFinished",
     "__version__",
     "approve",
     "deny",
@@ -125,11 +155,27 @@ if TYPE_CHECKING:
     from affordance.prompt.template import Prompt, PromptTemplate
     from affordance.runtime.confirmation import approve, deny
     from affordance.runtime.context import ToolContext, ToolHandler
+    from affordance.runtime.evaluator import Evaluator
     from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked
     from affordance.runtime.executor import ToolExecutor
     from affordance.runtime.policy import AllowList
     from affordance.runtime.response import PromptResponse
     from affordance.runtime.session import Session
+    from affordance.runtime.stream_events import (
+        ConfirmationRequired,
+        HostedToolActivity,
+        HostedToolResult,
+        RefusalDelta,
+        RunFinished,
+        RunStarted,
+        StreamEvent,
+        TextDelta,
+        ToolCallArgumentsDelta,
+        ToolCallFinished,
+        ToolCallStarted,
+        TurnFinished,
+    )
+    from affordance.runtime.streaming import AsyncEventStream, EventStream
     from affordance.tools.decorator import tool
     from affordance.tools.hosted import (
         HostedTool,

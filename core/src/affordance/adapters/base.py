@@ -16,15 +16,16 @@ adapters.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.evaluator import Evaluator
-from affordance.runtime.messages import ToolResultMessage
+from affordance.runtime.messages import ToolCall, ToolResultMessage
 from affordance.runtime.serializers import OutputFormat, ToolDeclaration
-from affordance.runtime.turn import ModelRequest
+from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.hosted import HostedTool, HostedToolCodec
 from affordance.tools.tool import Tool
 
@@ -101,6 +102,46 @@ class ProviderAdapter(Evaluator):
     def tool_result(self, message: ToolResultMessage) -> Any:
         """What the model reads back for one call (role ``tool_result``)."""
         return self.resolution().tool_result_serializer().serialize(message)
+
+    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
+        """Apply what the resolved serializers say about reading the model back: each call's
+        arguments through its declaration's ``normalize_arguments``, a final structured answer
+        through the output format's ``normalize_text``. The same for plain and streamed turns,
+        so a serializer override changes both. An adapter with no serializers of its own (no
+        wire format, like the offline ones) reads turns as they are."""
+        if not self.default_serializers and not self._given_serializers:
+            return turn
+        resolution = self.resolution()
+        calls = turn.tool_calls
+        changed = False
+        if calls and request.tools:
+            tools = {tool.name: tool for tool in request.tools}
+            normalized: list[ToolCall] = []
+            for call in calls:
+                tool = tools.get(call.name)
+                normalize = (
+                    None if tool is None else resolution.declaration(tool).normalize_arguments
+                )
+                if normalize is None:
+                    normalized.append(call)
+                    continue
+                normalized.append(ToolCall(call.id, call.name, normalize(call.arguments)))
+                changed = True
+            calls = tuple(normalized)
+        text = turn.text
+        if (
+            request.output_schema is not None
+            and text is not None
+            and not calls
+            and turn.finish_reason == "stop"
+        ):
+            normalize_text = resolution.output_format(
+                request.output_schema, request.output_name
+            ).normalize_text
+            if normalize_text is not None:
+                text = normalize_text(text)
+                changed = True
+        return dataclasses.replace(turn, text=text, tool_calls=calls) if changed else turn
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The declarations of ``tools`` as this provider's tool serializer makes them."""

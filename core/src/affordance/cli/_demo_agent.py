@@ -127,7 +127,8 @@ def build_prompt(board: TaskBoard) -> PromptTemplate[None]:
 def build_adapter() -> ScriptedAdapter:
     """The model's side of the conversation, scripted."""
     return ScriptedAdapter(
-        [
+        stream_chunk=6,
+        steps=[
             tool_calls(
                 tool_call(
                     "open_sections", {"section_keys": ["rules"], "reason": "Check priorities"}
@@ -144,5 +145,5 @@ def build_adapter() -> ScriptedAdapter:
             tool_calls(tool_call("list_tasks", {})),
             tool_calls(tool_call("delete_task", {"task_id": 3}, call_id="call_delete")),
             text("Done: you have 'Renew passport' and 'Water the plants', both high priority."),
-        ]
+        ],
     )

@@ -15,7 +15,10 @@ from affordance.runtime.events import (
     ToolInvoked,
 )
 from affordance.runtime.messages import UserMessage
+from affordance.runtime.response import PromptResponse
 from affordance.runtime.session import Session
+from affordance.runtime.stream_events import TextDelta
+from affordance.runtime.streaming import EventStream
 
 __all__ = ["add_arguments", "run"]
 
@@ -40,8 +43,11 @@ def run(args: argparse.Namespace) -> int:
     session = Session()
     request = "Add 'water the plants' and 'renew passport', and clean up duplicates."
     out.write(f"user> {request}\n")
-    response = adapter.evaluate(
-        prompt, Owner("Ada"), session=session, bus=bus, messages=[UserMessage(request)]
+    response = _streamed(
+        out,
+        adapter.stream(
+            prompt, Owner("Ada"), session=session, bus=bus, messages=[UserMessage(request)]
+        ),
     )
     while response.pending_confirmations:
         answers = {}
@@ -53,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
                 out.write(f"{question}y (use --interactive to answer yourself)\n")
                 approved = True
             answers[pending.call_id] = approve() if approved else deny("the owner said no")
-        response = adapter.evaluate(prompt, session=session, bus=bus, confirmations=answers)
-    out.write(f"assistant> {response.text}\n")
+        response = _streamed(
+            out, adapter.stream(prompt, session=session, bus=bus, confirmations=answers)
+        )
     out.write(
         f"\n{response.turns} model turns, {len(session.slice(ToolInvoked))} tool calls, "
         f"{response.usage.total_tokens} tokens; tasks now: "
@@ -62,6 +69,23 @@ def run(args: argparse.Namespace) -> int:
     )
     adapter.assert_complete()
     return 0
+
+
+def _streamed(out: Any, stream: EventStream) -> PromptResponse[Any]:
+    """Print the answer as it streams in; return the run's response."""
+    started = False
+    with stream as events:
+        for event in events:
+            if isinstance(event, TextDelta):
+                if not started:
+                    out.write("assistant> ")
+                    started = True
+                out.write(event.text)
+                out.flush()
+    if started:
+        out.write("\n")
+    assert stream.response is not None  # a stream always ends with RunFinished
+    return stream.response
 
 
 def _show_render(out: Any, event: PromptRendered) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Confirmation", "PendingConfirmation", "approve", "deny"]
+__all__ = ["Confirmation", "PendingConfirmation", "approve", "arguments_of", "deny"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,3 +37,11 @@ class PendingConfirmation:
     name: str
     params: Any
     arguments: Mapping[str, Any]
+
+
+def arguments_of(params: Any) -> Mapping[str, Any]:
+    """Validated params as JSON-like data, for showing a pending call to a person."""
+    from affordance.serde import dump
+
+    data = dump(params) if params is not None else {}
+    return data if isinstance(data, Mapping) else {"value": data}

@@ -11,7 +11,7 @@ hosted-tool codecs to this class.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
@@ -22,6 +22,7 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.actions import Action
 from affordance.runtime.confirmation import Confirmation
+from affordance.runtime.deltas import Delta, deltas_of
 from affordance.runtime.drivers import drive, drive_async
 from affordance.runtime.events import EventBus
 from affordance.runtime.executor import ToolExecutor
@@ -30,6 +31,7 @@ from affordance.runtime.messages import Message, UserMessage
 from affordance.runtime.output import output_name, output_schema
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.session import Session
+from affordance.runtime.streaming import AsyncEventStream, EventStream, stream_async, stream_sync
 from affordance.runtime.turn import ModelRequest, ProviderTurn, ToolChoice, tool_choice_for_turn
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
 
@@ -85,6 +87,25 @@ class Evaluator(ABC):
     @abstractmethod
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         """Send one request with an async client and normalize the answer."""
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        """Send one request streaming; yield its deltas, ending with one ``TurnEnd``.
+
+        Write it as a generator that closes its HTTP response in ``finally`` (or a ``with``):
+        the core closes the generator when the consumer leaves early. This default sends a plain
+        request and yields the whole turn at once.
+        """
+        yield from deltas_of(self.send(request))
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        """The async form of :meth:`send_stream` (an async generator)."""
+        for delta in deltas_of(await self.asend(request)):
+            yield delta
+
+    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
+        """The turn as the loop should read it (adapters undo what their wire format changed,
+        e.g. strict mode's nulls); called once per turn, streamed or not."""
+        return turn
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
         """The codec reading hosted tool ``kind`` on this connection; None: not supported."""
@@ -181,6 +202,71 @@ class Evaluator(ABC):
         )
         return await drive_async(evaluation, action, self.asend)
 
+    def stream(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> EventStream:
+        """Evaluate ``prompt`` like :meth:`evaluate`, yielding events as they happen:
+        ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
+        ``RunFinished`` carrying the same ``PromptResponse`` ``evaluate`` returns."""
+        pending: list[object] = []
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+            observer=pending.append,
+        )
+        resumed = confirmations is not None
+        return EventStream(
+            stream_sync(evaluation, action, self.send_stream, pending, resumed=resumed)
+        )
+
+    def astream(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> AsyncEventStream:
+        """The async form of :meth:`stream`:
+        ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
+        pending: list[object] = []
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+            observer=pending.append,
+        )
+        resumed = confirmations is not None
+        return AsyncEventStream(
+            stream_async(evaluation, action, self.asend_stream, pending, resumed=resumed)
+        )
+
     def _begin(
         self,
         prompt: PromptTemplate[OutputT],
@@ -192,8 +278,12 @@ class Evaluator(ABC):
         confirmations: Mapping[str, Confirmation] | None,
         deadline: Deadline | float | None,
         max_turns: int | None,
+        observer: Callable[[object], None] | None = None,
     ) -> tuple[Evaluation[OutputT], Action]:
-        """A new evaluation and its first action, or a suspended one and its resumption."""
+        """A new evaluation and its first action, or a suspended one and its resumption.
+
+        ``observer`` receives every event the run publishes from its first action on (the
+        streaming drivers turn them into stream events)."""
         if isinstance(deadline, (int, float)):
             deadline = Deadline.after(float(deadline), self.executor.clock)
         if confirmations is not None:
@@ -202,6 +292,7 @@ class Evaluator(ABC):
                 suspended.bus = bus
             if deadline is not None:
                 suspended.deadline = deadline
+            suspended.observer = observer
             return suspended, suspended.resume(confirmations)
         evaluation: Evaluation[OutputT] = Evaluation(
             prompt=prompt,
@@ -218,6 +309,7 @@ class Evaluator(ABC):
             tool_choice=self.tool_choice,
             parallel_tool_calls=self.parallel_tool_calls,
         )
+        evaluation.observer = observer
         return evaluation, evaluation.start()
 
 

@@ -10,7 +10,7 @@ bounds — lives here, so both drivers and every provider share it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affordance._ids import new_id
@@ -23,7 +23,7 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime import failures
 from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
-from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+from affordance.runtime.confirmation import Confirmation, PendingConfirmation, arguments_of
 from affordance.runtime.context import ToolContext
 from affordance.runtime.events import (
     ConfirmationRequested,
@@ -52,7 +52,6 @@ from affordance.runtime.turn import (
     Usage,
     tool_choice_for_turn,
 )
-from affordance.serde import dump
 from affordance.tools.hosted import HostedTool, HostedToolOutput
 from affordance.tools.tool import Tool
 
@@ -125,6 +124,8 @@ class Evaluation(Generic[OutputT]):
         }
         self._slots: list[_Slot] = []
         self._slot_of: dict[int, _Slot] = {}
+        self._request: ModelRequest | None = None
+        self.observer: Callable[[object], None] | None = None
         self._terminal: PreparedCall | None = None
         self.rendered: RenderedPrompt[OutputT]
         self._tools: dict[str, Tool[Any, Any]] = {}
@@ -138,6 +139,8 @@ class Evaluation(Generic[OutputT]):
 
     def on_turn(self, turn: ProviderTurn) -> Action:
         """Consume the model's answer: finish, or decide what to do with its tool calls."""
+        if self._request is not None:
+            turn = self.adapter.normalize_turn(turn, self._request)
         self.usage = self.usage + turn.usage
         if turn.hosted_items and self.rendered.hosted_tools:
             self.hosted_outputs.update(
@@ -329,7 +332,7 @@ class Evaluation(Generic[OutputT]):
                 s.pending.call.id,
                 s.pending.call.name,
                 s.pending.params,
-                _arguments(s.pending.params),
+                arguments_of(s.pending.params),
             )
             for s in self._slots
             if s.pending is not None
@@ -360,25 +363,24 @@ class Evaluation(Generic[OutputT]):
             messages = (UserMessage(rendered.text), *self._transcript)
         hosted = self._allowed_hosted(rendered.hosted_tools)
         tools = rendered.tools
-        return SendRequest(
-            ModelRequest(
-                prompt_name=self.prompt.name,
-                run_id=self.run_id,
-                turn=self.turn,
-                rendered=rendered,
-                instructions=instructions,
-                messages=messages,
-                tools=tools,
-                hosted_tools=hosted,
-                output_schema=self._output_schema,
-                output_name=output_name(self.prompt.output_type),
-                deadline=self.deadline,
-                tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
-                if tools or hosted
-                else None,
-                parallel_tool_calls=self.parallel_tool_calls,
-            )
+        self._request = request = ModelRequest(
+            prompt_name=self.prompt.name,
+            run_id=self.run_id,
+            turn=self.turn,
+            rendered=rendered,
+            instructions=instructions,
+            messages=messages,
+            tools=tools,
+            hosted_tools=hosted,
+            output_schema=self._output_schema,
+            output_name=output_name(self.prompt.output_type),
+            deadline=self.deadline,
+            tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
+            if tools or hosted
+            else None,
+            parallel_tool_calls=self.parallel_tool_calls,
         )
+        return SendRequest(request)
 
     def _allowed_hosted(self, hosted: tuple[HostedTool[Any], ...]) -> tuple[HostedTool[Any], ...]:
         policy = self.executor.policy
@@ -471,8 +473,6 @@ class Evaluation(Generic[OutputT]):
     def _emit(self, event: object) -> None:
         self.session.apply(event)
         self.bus.publish(event)
-
-
-def _arguments(params: Any) -> Mapping[str, Any]:
-    data = dump(params) if params is not None else {}
-    return data if isinstance(data, Mapping) else {"value": data}
+        observer = self.observer
+        if observer is not None:
+            observer(event)

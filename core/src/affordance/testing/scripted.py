@@ -10,10 +10,11 @@ import itertools
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from affordance.adapters.base import ProviderAdapter
+from affordance.runtime.deltas import Delta, deltas_of
 from affordance.runtime.executor import ToolExecutor
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
@@ -53,6 +54,8 @@ class ScriptedAdapter(ProviderAdapter):
     """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
 
     ``responder`` answers when the script is empty (useful when many runs share one adapter).
+    Streamed (``stream``/``astream``), each answer arrives in pieces of ``stream_chunk``
+    characters, so offline tests and demos show streaming as a provider would.
     Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
     uses the codecs the installed plugins register for that provider, so provider-shaped items
     in ``ProviderTurn.hosted_items`` go through the real codecs.
@@ -68,9 +71,13 @@ class ScriptedAdapter(ProviderAdapter):
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
         codecs_of: str | None = None,
         executor: ToolExecutor | None = None,
+        stream_chunk: int = 8,
         **options: Any,
     ) -> None:
         super().__init__(executor=executor, codecs=codecs, **options)
+        if stream_chunk < 0:
+            raise ValueError(f"stream_chunk must be 0 (whole) or positive, got {stream_chunk}")
+        self.stream_chunk = stream_chunk
         self._steps: deque[Step] = deque(steps)
         self._responder = responder
         self._codecs_of = codecs_of
@@ -98,6 +105,13 @@ class ScriptedAdapter(ProviderAdapter):
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         return self.send(request)
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        yield from deltas_of(self.send(request), chunk=self.stream_chunk)
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        for delta in deltas_of(self.send(request), chunk=self.stream_chunk):
+            yield delta
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
         codec = self._given_codecs.get(kind)

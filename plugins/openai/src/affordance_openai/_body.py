@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters.encoding import merge_extra_body
-from affordance.runtime.serializers import Arguments
 from affordance.runtime.turn import TOOL_CHOICE_KEYWORDS, ModelRequest
 
 if TYPE_CHECKING:
@@ -24,11 +23,9 @@ __all__ = [
     "ApiShape",
     "PreparedRequest",
     "RequestSettings",
+    "arguments_text",
     "build_body",
-    "normalized_arguments",
 ]
-
-Normalizer = Callable[[Arguments], Arguments]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +40,9 @@ class RequestSettings:
 
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
-    """A request body, plus what reading its answer needs: how to normalize each tool's
-    arguments and the structured output (strict mode's nulls), and whether hosted tools were
-    declared (their items go to the codecs)."""
+    """A request body, and whether hosted tools were declared (their items go to the codecs)."""
 
     body: dict[str, Any]
-    arguments: Mapping[str, Normalizer]
-    output: Callable[[str], str] | None
     hosted: bool
 
 
@@ -79,13 +72,7 @@ def build_body(
     }
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
-    tools: list[Mapping[str, Any]] = []
-    arguments: dict[str, Normalizer] = {}
-    for tool in request.tools:
-        declaration = adapter.declaration(tool)
-        tools.append(shape.function(declaration.wire))
-        if declaration.normalize_arguments is not None:
-            arguments[tool.name] = declaration.normalize_arguments
+    tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
     tools.extend(hosted)
     if tools:
         body["tools"] = tools
@@ -96,30 +83,21 @@ def build_body(
             choice = shape.named_choice(choice)
         if choice is not None:
             body["tool_choice"] = choice
-    output = None
     if request.output_schema is not None:
         formatted = adapter.output_format(request.output_schema, request.output_name)
         key, value = shape.output_format(formatted.wire)
         body[key] = value
-        output = formatted.normalize_text
     if settings.max_output_tokens is not None:
         body[shape.max_tokens_key] = settings.max_output_tokens
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, arguments, output, hosted=bool(hosted))
+    return PreparedRequest(body, hosted=bool(hosted))
 
 
-def normalized_arguments(arguments: Any, name: str, normalizers: Mapping[str, Normalizer]) -> str:
-    """A call's arguments as received (JSON text, even invalid: the executor reports that to the
-    model), normalized for the tool they belong to."""
-    text: str
+def arguments_text(arguments: Any) -> str:
+    """A call's arguments as received: JSON text, even invalid (the executor reports that to
+    the model). Some OpenAI-compatible servers send an object instead; it becomes its JSON."""
     if isinstance(arguments, str):
-        text = arguments
-    else:  # not OpenAI's format, but compatible servers do it
-        text = "" if arguments is None else json.dumps(arguments)
-    normalize = normalizers.get(name)
-    if normalize is None:
-        return text
-    normalized = normalize(text)
-    return normalized if isinstance(normalized, str) else json.dumps(dict(normalized))
+        return arguments
+    return "" if arguments is None else json.dumps(arguments)

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.adapters.encoding import arguments_text
+from affordance.adapters.encoding import arguments_text as echoed_arguments
 from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
-from affordance_openai._body import ApiShape, Normalizer, PreparedRequest, normalized_arguments
+from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -52,7 +52,7 @@ def _assistant_message(message: AssistantMessage) -> Mapping[str, Any]:
         {
             "id": call.id,
             "type": "function",
-            "function": {"name": call.name, "arguments": arguments_text(call)},
+            "function": {"name": call.name, "arguments": echoed_arguments(call)},
         }
         for call in message.tool_calls
     ]
@@ -85,7 +85,7 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         raise UnusableResponseError("the first choice has no message")
     text = _text(message.get("content"))
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
-    calls = tuple(_tool_calls(message.get("tool_calls"), prepared.arguments))
+    calls = tuple(_tool_calls(message.get("tool_calls")))
     reason = choice.get("finish_reason")
     if calls:
         finish = "tool_calls"
@@ -93,8 +93,6 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         finish = "refusal"
     else:
         finish = _FINISH_REASONS.get(str(reason), str(reason)) if reason else "stop"
-    if prepared.output is not None and text is not None and finish == "stop":
-        text = prepared.output(text)
     return ProviderTurn(
         text=text,
         tool_calls=calls,
@@ -116,7 +114,7 @@ def _text(content: Any) -> str | None:
     return None
 
 
-def _tool_calls(raw: Any, normalizers: Mapping[str, Normalizer]) -> list[ToolCall]:
+def _tool_calls(raw: Any) -> list[ToolCall]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -134,7 +132,7 @@ def _tool_calls(raw: Any, normalizers: Mapping[str, Normalizer]) -> list[ToolCal
         name, arguments = function.get("name"), function.get("arguments")
         if not isinstance(name, str):
             raise UnusableResponseError("a tool call lacks its function name")
-        calls.append(ToolCall(call_id, name, normalized_arguments(arguments, name, normalizers)))
+        calls.append(ToolCall(call_id, name, arguments_text(arguments)))
     return calls
 
 

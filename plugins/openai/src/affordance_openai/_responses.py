@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.adapters.encoding import arguments_text
+from affordance.adapters.encoding import arguments_text as echoed_arguments
 from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
-from affordance_openai._body import ApiShape, Normalizer, PreparedRequest, normalized_arguments
+from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -74,7 +74,7 @@ def _function_call(call: ToolCall) -> Mapping[str, Any]:
         "type": "function_call",
         "call_id": call.id,
         "name": call.name,
-        "arguments": arguments_text(call),
+        "arguments": echoed_arguments(call),
     }
 
 
@@ -110,7 +110,7 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
                 elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                     refusals.append(part["refusal"])
         elif kind == "function_call":
-            calls.append(_tool_call(item, prepared.arguments))
+            calls.append(_tool_call(item))
     text = "".join(texts) if texts else None
     refusal = "".join(refusals) if refusals else None
     if calls:
@@ -123,8 +123,6 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         finish = "refusal"
     else:
         finish = "stop"
-    if prepared.output is not None and text is not None and finish == "stop":
-        text = prepared.output(text)
     items = tuple(output)
     return ProviderTurn(
         text=text,
@@ -138,11 +136,11 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
     )
 
 
-def _tool_call(item: Mapping[str, Any], normalizers: Mapping[str, Normalizer]) -> ToolCall:
+def _tool_call(item: Mapping[str, Any]) -> ToolCall:
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
     if not isinstance(call_id, str) or not isinstance(name, str):
         raise UnusableResponseError("a function_call item lacks call_id or name")
-    return ToolCall(call_id, name, normalized_arguments(arguments, name, normalizers))
+    return ToolCall(call_id, name, arguments_text(arguments))
 
 
 def _usage(usage: Any) -> Usage:

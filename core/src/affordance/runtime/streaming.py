@@ -1,0 +1,293 @@
+"""The streaming drivers of the sans-IO loop, and the event streams they feed.
+
+They run the same :class:`~affordance.runtime.loop.Evaluation` as ``evaluate`` — only the way a
+model turn arrives differs: as deltas from the provider's ``send_stream``, joined by the core's
+:class:`~affordance.runtime.deltas.TurnAssembler` into the turn a plain request would return.
+Tools run once the turn is complete (no provider lets results go back while the model is still
+speaking). Leaving the stream early closes the provider's stream (its HTTP response) at once;
+an async consumer that is cancelled cancels the tool calls in flight the way a timeout does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from types import TracebackType
+from typing import Any
+
+from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.confirmation import arguments_of
+from affordance.runtime.deltas import (
+    Delta,
+    HostedActivity,
+    RefusalPiece,
+    TextPiece,
+    ToolCallArguments,
+    ToolCallBegun,
+    TurnAssembler,
+)
+from affordance.runtime.events import ConfirmationRequested, ToolInvoked
+from affordance.runtime.executor import CallOutcome
+from affordance.runtime.loop import Evaluation
+from affordance.runtime.response import PromptResponse
+from affordance.runtime.stream_events import (
+    ConfirmationRequired,
+    HostedToolActivity,
+    HostedToolResult,
+    RefusalDelta,
+    RunFinished,
+    RunStarted,
+    StreamEvent,
+    TextDelta,
+    ToolCallArgumentsDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+)
+from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.tools.hosted import HostedToolOutput
+
+__all__ = ["AsyncEventStream", "EventStream", "stream_async", "stream_sync"]
+
+SendStream = Callable[[ModelRequest], Iterator[Delta]]
+AsendStream = Callable[[ModelRequest], AsyncIterator[Delta]]
+
+
+class EventStream:
+    """``with adapter.stream(prompt) as events: for event in events: ...``
+
+    Iterating yields :data:`~affordance.runtime.stream_events.StreamEvent` values, the last
+    being ``RunFinished``; :attr:`response` holds its response once seen. Leaving the ``with``
+    block (or :meth:`close`) stops the run and closes the provider's stream.
+    """
+
+    def __init__(self, events: Iterator[StreamEvent]) -> None:
+        self._events = events
+        self.response: PromptResponse[Any] | None = None
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __iter__(self) -> EventStream:
+        return self
+
+    def __next__(self) -> StreamEvent:
+        event = next(self._events)
+        if isinstance(event, RunFinished):
+            self.response = event.response
+        return event
+
+    def close(self) -> None:
+        close = getattr(self._events, "close", None)
+        if close is not None:
+            close()
+
+
+class AsyncEventStream:
+    """``async with adapter.astream(prompt) as events: async for event in events: ...``
+
+    Breaking out of the loop inside ``async with`` (or :meth:`aclose`) stops the run and closes
+    the provider's stream before the block is left.
+    """
+
+    def __init__(self, events: AsyncIterator[StreamEvent]) -> None:
+        self._events = events
+        self.response: PromptResponse[Any] | None = None
+
+    async def __aenter__(self) -> AsyncEventStream:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> AsyncEventStream:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        event = await self._events.__anext__()
+        if isinstance(event, RunFinished):
+            self.response = event.response
+        return event
+
+    async def aclose(self) -> None:
+        aclose = getattr(self._events, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+class _Translation:
+    """Turns deltas and the loop's events into stream events for one run."""
+
+    __slots__ = ("call_ids", "evaluation", "pending")
+
+    def __init__(self, evaluation: Evaluation[Any], pending: list[object]) -> None:
+        self.evaluation = evaluation
+        self.pending = pending
+        self.call_ids: dict[int, str] = {}
+
+    def delta(self, delta: Delta, turn: int) -> StreamEvent | None:
+        if isinstance(delta, TextPiece):
+            return TextDelta(delta.text, turn) if delta.text else None
+        if isinstance(delta, ToolCallArguments):
+            call_id = self.call_ids.get(delta.index, "")
+            return ToolCallArgumentsDelta(call_id, delta.text) if delta.text else None
+        if isinstance(delta, ToolCallBegun):
+            self.call_ids[delta.index] = delta.call_id
+            return ToolCallStarted(delta.call_id, delta.name, turn)
+        if isinstance(delta, RefusalPiece):
+            return RefusalDelta(delta.text, turn) if delta.text else None
+        if isinstance(delta, HostedActivity):
+            return HostedToolActivity(delta.item_type, delta.status, delta.item_id)
+        return None
+
+    def loop_events(self) -> Iterator[StreamEvent]:
+        """What the loop published since the last call, as stream events."""
+        pending = self.pending
+        while pending:
+            event = pending.pop(0)
+            if isinstance(event, ToolInvoked):
+                yield ToolCallFinished(event.call_id, event.name, event.result, event.turn)
+            elif isinstance(event, ConfirmationRequested):
+                yield ConfirmationRequired(event.call_id, event.name, arguments_of(event.params))
+
+    def turn_done(self, request: ModelRequest, turn: ProviderTurn) -> StreamEvent:
+        """The event closing a turn (call indexes start again with the next one)."""
+        self.call_ids = {}
+        return TurnFinished(request.turn, turn.usage, turn.finish_reason)
+
+
+def _new_outputs(
+    before: Mapping[str, HostedToolOutput], after: Mapping[str, HostedToolOutput]
+) -> Iterator[StreamEvent]:
+    for name, output in after.items():
+        if before.get(name) is not output:
+            yield HostedToolResult(name, output)
+
+
+def stream_sync(
+    evaluation: Evaluation[Any],
+    action: Action,
+    send_stream: SendStream,
+    pending: list[object],
+    *,
+    resumed: bool = False,
+) -> Iterator[StreamEvent]:
+    """Run an evaluation in this thread, yielding its events; see :class:`EventStream`."""
+    translate = _Translation(evaluation, pending)
+    executor = evaluation.executor
+    provider = getattr(evaluation.adapter, "name", None)
+    try:
+        yield RunStarted(evaluation.prompt.name, evaluation.run_id, resumed)
+        yield from translate.loop_events()
+        while True:
+            if isinstance(action, SendRequest):
+                request = action.request
+                assembler = TurnAssembler()
+                deltas = send_stream(request)
+                try:
+                    for delta in deltas:
+                        assembler.add(delta)
+                        shown = translate.delta(delta, request.turn)
+                        if shown is not None:
+                            yield shown
+                finally:
+                    _close(deltas)
+                turn = assembler.turn(provider=provider, prompt_name=request.prompt_name)
+                yield translate.turn_done(request, turn)
+                before = dict(evaluation.hosted_outputs)
+                action = evaluation.on_turn(turn)
+                yield from _new_outputs(before, evaluation.hosted_outputs)
+            elif isinstance(action, RunCalls):
+                outcomes = [executor.run(prepared, context) for prepared, context in action.calls]
+                action = evaluation.on_outcomes(outcomes)
+            else:
+                yield from translate.loop_events()
+                yield RunFinished(_response(action))
+                return
+            yield from translate.loop_events()
+    finally:
+        evaluation.observer = None
+
+
+async def stream_async(
+    evaluation: Evaluation[Any],
+    action: Action,
+    send_stream: AsendStream,
+    pending: list[object],
+    *,
+    resumed: bool = False,
+) -> AsyncIterator[StreamEvent]:
+    """Run an evaluation on the event loop, yielding its events; the tool calls of a turn run
+    concurrently. See :class:`AsyncEventStream`."""
+    translate = _Translation(evaluation, pending)
+    executor = evaluation.executor
+    provider = getattr(evaluation.adapter, "name", None)
+    try:
+        yield RunStarted(evaluation.prompt.name, evaluation.run_id, resumed)
+        for event in translate.loop_events():
+            yield event
+        while True:
+            if isinstance(action, SendRequest):
+                request = action.request
+                assembler = TurnAssembler()
+                deltas = send_stream(request)
+                try:
+                    async for delta in deltas:
+                        assembler.add(delta)
+                        shown = translate.delta(delta, request.turn)
+                        if shown is not None:
+                            yield shown
+                finally:
+                    await _aclose(deltas)
+                turn = assembler.turn(provider=provider, prompt_name=request.prompt_name)
+                yield translate.turn_done(request, turn)
+                before = dict(evaluation.hosted_outputs)
+                action = evaluation.on_turn(turn)
+                for event in _new_outputs(before, evaluation.hosted_outputs):
+                    yield event
+            elif isinstance(action, RunCalls):
+                calls = action.calls
+                outcomes: list[CallOutcome]
+                if len(calls) == 1:
+                    outcomes = [await executor.arun(*calls[0])]
+                else:
+                    outcomes = list(await asyncio.gather(*(executor.arun(p, c) for p, c in calls)))
+                action = evaluation.on_outcomes(outcomes)
+            else:
+                for event in translate.loop_events():
+                    yield event
+                yield RunFinished(_response(action))
+                return
+            for event in translate.loop_events():
+                yield event
+    finally:
+        evaluation.observer = None
+
+
+def _response(action: Finished[Any]) -> PromptResponse[Any]:
+    return action.response
+
+
+def _close(deltas: Iterator[Delta]) -> None:
+    close = getattr(deltas, "close", None)
+    if close is not None:
+        close()
+
+
+async def _aclose(deltas: AsyncIterator[Delta]) -> None:
+    aclose = getattr(deltas, "aclose", None)
+    if aclose is not None:
+        await aclose()
