@@ -223,3 +223,18 @@ def test_scripted_adapter_reports_a_script_that_ran_out_or_was_not_used_up():
     adapter.evaluate(make_prompt())
     with pytest.raises(AssertionError, match="1 unused"):
         adapter.assert_complete()
+
+
+def test_a_turn_the_provider_paused_is_continued_and_its_text_kept():
+    adapter = ScriptedAdapter(
+        [text("Searching... ", finish_reason="paused"), text("Paris is sunny.")]
+    )
+    response = adapter.evaluate(make_prompt())
+    assert (response.text, response.turns, response.finish_reason) == (
+        "Searching... Paris is sunny.",
+        2,
+        "stop",
+    )
+    paused = adapter.requests[1].messages[-1]
+    assert isinstance(paused, AssistantMessage)
+    assert paused.text == "Searching... "

@@ -46,6 +46,7 @@ from affordance.runtime.response import PromptResponse, ToolCallResult
 from affordance.runtime.session import Session
 from affordance.runtime.turn import (
     NO_USAGE,
+    PAUSED,
     ModelRequest,
     ProviderTurn,
     ToolChoice,
@@ -125,6 +126,7 @@ class Evaluation(Generic[OutputT]):
         self._slots: list[_Slot] = []
         self._slot_of: dict[int, _Slot] = {}
         self._request: ModelRequest | None = None
+        self._paused_text: list[str] = []
         self.observer: Callable[[object], None] | None = None
         self._terminal: PreparedCall | None = None
         self.rendered: RenderedPrompt[OutputT]
@@ -148,6 +150,10 @@ class Evaluation(Generic[OutputT]):
             )
         self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
         if not turn.tool_calls:
+            if turn.finish_reason == PAUSED:
+                if turn.text:
+                    self._paused_text.append(turn.text)
+                return self._next_request()  # the provider paused its own turn: continue it
             return self._finish(turn)
         tools = self._tools
         self._slots = []
@@ -412,6 +418,9 @@ class Evaluation(Generic[OutputT]):
 
     def _finish(self, turn: ProviderTurn) -> Action:
         text = turn.text
+        if self._paused_text:
+            text = "".join([*self._paused_text, text or ""])
+            self._paused_text = []
         output = None
         if self.prompt.output_type is not None:
             if turn.refusal is not None:

@@ -14,6 +14,7 @@ from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
 __all__ = [
+    "PAUSED",
     "TOOL_CHOICE_KEYWORDS",
     "ModelRequest",
     "ProviderTurn",
@@ -67,6 +68,9 @@ class Usage:
 
 NO_USAGE = Usage()
 
+PAUSED = "paused"
+"""The finish reason of a turn the provider paused itself; the loop continues it."""
+
 
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
@@ -104,8 +108,10 @@ class ProviderTurn:
     """A provider's answer, normalized.
 
     ``finish_reason`` is one of ``"stop"``, ``"tool_calls"``, ``"length"``, ``"refusal"``,
-    ``"content_filter"`` or a provider-specific string. ``hosted_items`` are the response items
-    hosted-tool codecs parse; ``provider_items`` are echoed back on the next request.
+    ``"content_filter"``, ``"paused"`` (:data:`PAUSED`: the provider paused its own turn, e.g.
+    a long server-side tool loop; the loop sends the transcript back so it continues) or a
+    provider-specific string. ``hosted_items`` are the response items hosted-tool codecs
+    parse; ``provider_items`` are echoed back on the next request.
     """
 
     text: str | None = None
