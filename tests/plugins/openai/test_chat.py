@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -95,18 +94,6 @@ def test_sync_tool_loop_with_parallel_calls_sends_one_tool_message_per_call(
     answer = chat_adapter(clients.sync()).evaluate(prompt)
 
     check_parallel_run(server, answer, calls)
-
-
-def test_async_tool_loop_with_parallel_calls_sends_one_tool_message_per_call(
-    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any], calls: Any
-) -> None:
-    parallel_calls_then_answer(server)
-
-    async def run() -> Any:
-        async with clients.async_() as client:
-            return await chat_adapter(client).aevaluate(prompt)
-
-    check_parallel_run(server, asyncio.run(run()), calls)
 
 
 def test_failed_tools_reach_the_model_as_error_tool_messages(

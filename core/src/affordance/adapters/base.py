@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import PromptEvaluationError
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from affordance.plugins import Registry
 
 __all__ = ["ProviderAdapter"]
+
+AdapterT = TypeVar("AdapterT", bound="ProviderAdapter")
 
 
 class ProviderAdapter(Evaluator):
@@ -197,6 +199,27 @@ class ProviderAdapter(Evaluator):
             phase="render",
             provider=self.name,
         )
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release what the adapter owns (the sync client it built from the environment, or
+        was handed with ``close_clients=True``). Also ``with adapter: ...``."""
+
+    async def aclose(self) -> None:
+        """Release what the adapter owns on the async side; ``async with adapter: ...``."""
+
+    def __enter__(self: AdapterT) -> AdapterT:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self: AdapterT) -> AdapterT:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     # -- previews --------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
-__all__ = ["CHAT", "chat_messages", "parse_body"]
+__all__ = ["CHAT", "chat_messages", "finish_reason", "parse_body", "usage_of"]
 
 _FINISH_REASONS = {
     "stop": "stop",
@@ -86,21 +86,23 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
     text = _text(message.get("content"))
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
     calls = tuple(_tool_calls(message.get("tool_calls")))
-    reason = choice.get("finish_reason")
-    if calls:
-        finish = "tool_calls"
-    elif refusal is not None:
-        finish = "refusal"
-    else:
-        finish = _FINISH_REASONS.get(str(reason), str(reason)) if reason else "stop"
     return ProviderTurn(
         text=text,
         tool_calls=calls,
-        usage=_usage(data.get("usage")),
-        finish_reason=finish,
+        usage=usage_of(data.get("usage")),
+        finish_reason=finish_reason(choice.get("finish_reason"), bool(calls), refusal is not None),
         refusal=refusal,
         response_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
+
+
+def finish_reason(reason: Any, has_calls: bool, has_refusal: bool) -> str:
+    """The normalized finish reason (a call or a refusal decides, whatever the field says)."""
+    if has_calls:
+        return "tool_calls"
+    if has_refusal:
+        return "refusal"
+    return _FINISH_REASONS.get(str(reason), str(reason)) if reason else "stop"
 
 
 def _text(content: Any) -> str | None:
@@ -136,7 +138,7 @@ def _tool_calls(raw: Any) -> list[ToolCall]:
     return calls
 
 
-def _usage(usage: Any) -> Usage:
+def usage_of(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
     return Usage(
