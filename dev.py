@@ -3,7 +3,7 @@
 
     python3 dev.py demo    the offline demo (installs just the core)
     python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
-    python3 dev.py check   the quick loop: lint, types, every test (no matrix)
+    python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
     python3 dev.py setup   create or refresh .venv only
 
 The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
@@ -73,9 +73,13 @@ def test(rest: list[str]) -> int:
 
 def lint() -> int:
     banner("ruff")
-    return run([str(BIN / "ruff"), "check", "."]) or run(
+    code = run([str(BIN / "ruff"), "check", "."]) or run(
         [str(BIN / "ruff"), "format", "--check", "."]
     )
+    if code:
+        return code
+    banner("import layers (lint-imports)")
+    return run([str(BIN / "lint-imports")])
 
 
 def typecheck() -> int:
