@@ -158,11 +158,13 @@ def ensure_venv(*, full: bool) -> None:
 
 
 def build_wheels() -> None:
-    """Wheels of the workspace for tox to install (real metadata, real entry points)."""
+    """Wheels of the workspace and of the sample third-party plugins (tests/fixtures/plugins)
+    for tox to install: real metadata, real entry points."""
     shutil.rmtree(WHEELS, ignore_errors=True)
     WHEELS.mkdir(parents=True)
     command = [str(PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-    paths = [str(p) for p in workspace_distributions()]
+    samples = sorted(p.parent for p in (ROOT / "tests/fixtures/plugins").glob("*/pyproject.toml"))
+    paths = [str(p) for p in (*workspace_distributions(), *samples)]
     if run([*command, "--wheel-dir", str(WHEELS), *paths]):
         raise SystemExit("building the workspace wheels failed")
 
