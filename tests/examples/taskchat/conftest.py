@@ -75,6 +75,7 @@ class Chat:
         self.client = client
         self.conversation_id: str | None = None
         self.last: dict[str, Any] = {}
+        self.headers: dict[str, str] = {}  # sent with every request
 
     def say(self, message: str) -> dict[str, Any]:
         return self._post({"message": message})
@@ -89,7 +90,9 @@ class Chat:
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
         response = self.client.post(
-            "/api/v1/chat", json={"conversation_id": self.conversation_id, **body}
+            "/api/v1/chat",
+            json={"conversation_id": self.conversation_id, **body},
+            headers=self.headers,
         )
         assert response.status_code == 200, response.text
         self.last = response.json()

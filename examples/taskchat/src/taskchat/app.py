@@ -80,6 +80,12 @@ def create_app(
     ``github_http`` is the HTTP client GitHub is fetched with.
     """
     settings = settings or Settings.from_env()
+    if adapter is None:
+        adapter = build_adapter(
+            settings.provider,
+            model=settings.model,
+            executor=ToolExecutor(default_timeout=settings.tool_timeout),
+        )
     database = open_database(settings.database_url)
     try:
         services = _services(settings, database, adapter, github_http, today)
@@ -106,7 +112,7 @@ def create_app(
 def _services(
     settings: Settings,
     database: Database,
-    adapter: ProviderAdapter | None,
+    adapter: ProviderAdapter,
     github_http: httpx.Client | None,
     today: Callable[[], date] | None,
 ) -> Services:
@@ -118,12 +124,6 @@ def _services(
     )
     store = TaskStore(database)
     prompt = build_prompt(TaskTools(store, github))
-    if adapter is None:
-        adapter = build_adapter(
-            settings.provider,
-            model=settings.model,
-            executor=ToolExecutor(default_timeout=settings.tool_timeout),
-        )
     chat = ChatService(
         adapter=adapter,
         prompt=prompt,

@@ -7,6 +7,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from sqlalchemy.engine import make_url
+
 from taskchat.correlation import RequestIdLogFilter
 from taskchat.database import SchemaError
 from taskchat.providers import PROVIDERS, ProviderSetupError
@@ -43,7 +45,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     from taskchat.app import create_app
 
-    _configure_logging(args.log_level)
     settings = Settings.from_env(
         database_url=args.database_url, provider=args.provider, model=args.model
     )
@@ -52,8 +53,10 @@ def _serve(args: argparse.Namespace) -> int:
     except (SchemaError, ProviderSetupError, ValueError) as error:
         sys.stderr.write(f"taskchat: error: {error}\n")
         return 2
+    _configure_logging(args.log_level)
+    database = make_url(settings.database_url).render_as_string(hide_password=True)
     sys.stdout.write(
-        f"taskchat: {settings.provider} model, database {settings.database_url}; "
+        f"taskchat: {settings.provider} model, database {database}; "
         f"open http://{args.host}:{args.port}/\n"
     )
     sys.stdout.flush()

@@ -508,7 +508,7 @@ def parse_intent(message: str, today: date) -> Intent:
         if match is not None:
             return rule.build(match, today)
     if re.search(r"\btasks?\b", cleaned, re.IGNORECASE) and re.search(
-        r"\b(?:list|show|what|which|see|display|view|due)\b", cleaned, re.IGNORECASE
+        r"\b(?:list|show|what|which|see|display|view|due|how many)\b", cleaned, re.IGNORECASE
     ):
         return _list(cleaned, today)
     return Help(confused=True)
@@ -695,7 +695,8 @@ def _changes(phrase: str, today: date) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     for part in re.split(r",\s*|\s+and\s+", phrase):
         match = re.fullmatch(
-            r"(?P<key>priority|due|eta|title|status|tags|description)\s*(?:to|=|:)?\s*(?P<value>.+)",
+            r"(?P<key>priority|due|eta|title|status|tags|description)"
+            r"(?:\s*[:=]\s*|\s+to\s+|\s+)(?P<value>.+)",
             part.strip(),
             re.I,
         )

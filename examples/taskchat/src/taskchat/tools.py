@@ -49,7 +49,7 @@ class _Params(BaseModel):
 
 class QueryTasksParams(_Params):
     filters: TaskFilters = Field(
-        default=TaskFilters(), description="Filter criteria; omit to match every task"
+        default_factory=TaskFilters, description="Filter criteria; omit to match every task"
     )
     limit: int = Field(default=50, ge=1, le=200, description="Max tasks to return (default 50)")
     sort: SortOrder = Field(default="eta_asc", description="Sort order (default eta_asc)")
