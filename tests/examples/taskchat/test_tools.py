@@ -238,3 +238,14 @@ def test_filters_ignore_empty_lists(tools: TaskTools) -> None:
     tools.create_task(CreateTaskParams(title="A"))
 
     assert _query(tools, filters=TaskFilters(status=[], priority=[]).model_dump()) == [1]
+
+
+def test_ids_are_never_reused_after_the_newest_task_is_deleted(tools: TaskTools) -> None:
+    tools.create_task(CreateTaskParams(title="First"))
+    tools.create_task(CreateTaskParams(title="Second"))
+    tools.delete_task(TaskRef(task_id=2))
+
+    again = tools.create_task(CreateTaskParams(title="Third")).value
+
+    assert again is not None
+    assert again.id == 3

@@ -86,6 +86,9 @@ class MetaRow(Base):
 
 class TaskRow(Base):
     __tablename__ = "tasks"
+    # ids are never reused, even after the newest task is deleted: a conversation that
+    # mentions task #7 must not find a different task #7 later
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     title: Mapped[str] = mapped_column(String(255))
@@ -95,11 +98,9 @@ class TaskRow(Base):
     eta: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
-    tags: Mapped[list[TagRow]] = relationship(
-        cascade="all, delete-orphan", order_by="TagRow.tag", lazy="selectin"
-    )
+    tags: Mapped[list[TagRow]] = relationship(cascade="all, delete-orphan", order_by="TagRow.tag")
     attachments: Mapped[list[AttachmentRow]] = relationship(
-        cascade="all, delete-orphan", order_by="AttachmentRow.id", lazy="selectin"
+        cascade="all, delete-orphan", order_by="AttachmentRow.id"
     )
 
 
@@ -114,6 +115,7 @@ class TagRow(Base):
 
 class AttachmentRow(Base):
     __tablename__ = "attachments"
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"), index=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Select, case, func, or_, select
+from sqlalchemy.orm import selectinload
 
 from taskchat.database import AttachmentRow, Database, TagRow, TaskRow
 from taskchat.views import (
@@ -93,7 +94,10 @@ class TaskStore:
         statement = _filtered(filters)
         with self._sessions() as session:
             total = session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-            rows = session.scalars(statement.order_by(*_order(sort)).limit(limit)).all()
+            page = statement.order_by(*_order(sort)).limit(limit)
+            if response_format == "detailed":  # the only format showing tags and attachments
+                page = page.options(selectinload(TaskRow.tags), selectinload(TaskRow.attachments))
+            rows = session.scalars(page).all()
             return QueryOutcome(tuple(_view(row, response_format) for row in rows), total)
 
     def get(self, task_id: int) -> TaskDetailed | None:
