@@ -228,7 +228,7 @@ class ChatService:
             opening = (UserMessage(message),)
         try:
             response = await self._run_agent(context, (*conversation.messages, *opening), record)
-        except ChatError:
+        except Exception:
             if conversation.pending is not None:
                 # The confirmed calls ran: keep their results, so they never run twice.
                 await self._save(conversation, opening, None)

@@ -385,8 +385,10 @@ class DeleteTask(Intent):
             return _say(f"OK, I kept {target.label()}.")
         if not deleted.ok:
             return _say(_failure(f"delete {target.label()}", deleted))
-        title = deleted.data.get("title") if isinstance(deleted.data, dict) else target.title
-        return _say(f"{deleted.message.rstrip('.')} {_quoted(title)}.".replace(" .", "."))
+        title = deleted.data.get("title") if isinstance(deleted.data, dict) else None
+        label = Resolved(target.task_id, title or target.title).label()
+        extra = " and its attachments" if "attachment" in deleted.message else ""
+        return _say(f"Deleted {label}{extra}.")
 
 
 @dataclass(frozen=True, slots=True)
