@@ -139,9 +139,10 @@ def matrix() -> int:
 
 
 def workspace_distributions() -> list[Path]:
-    """core/ first, then every plugin under plugins/."""
+    """core/ first, then every plugin under plugins/, then every app under examples/."""
     plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
-    return [ROOT / "core", *plugins]
+    examples = sorted(p.parent for p in (ROOT / "examples").glob("*/pyproject.toml"))
+    return [ROOT / "core", *plugins, *examples]
 
 
 def fingerprint(full: bool) -> str:
