@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from affordance import ProviderAdapter, ToolExecutor
+from affordance import Evaluator, ToolExecutor
 from affordance.adapters import AssistantMessage, ToolResultMessage, UserMessage
 from taskchat.api_schemas import (
     ChatRequest,
@@ -70,7 +70,7 @@ class Services:
 def create_app(
     settings: Settings | None = None,
     *,
-    adapter: ProviderAdapter | None = None,
+    adapter: Evaluator | None = None,
     github_http: httpx.Client | None = None,
     today: Callable[[], date] | None = None,
 ) -> FastAPI:
@@ -112,7 +112,7 @@ def create_app(
 def _services(
     settings: Settings,
     database: Database,
-    adapter: ProviderAdapter,
+    adapter: Evaluator,
     github_http: httpx.Client | None,
     today: Callable[[], date] | None,
 ) -> Services:

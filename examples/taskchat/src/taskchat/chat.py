@@ -29,11 +29,11 @@ from datetime import date, datetime, timezone
 from typing import Any, Literal
 
 from affordance import (
+    Evaluator,
     EventBus,
     PromptEvaluationError,
     PromptResponse,
     PromptTemplate,
-    ProviderAdapter,
     Session,
     Tool,
     ToolContext,
@@ -158,7 +158,7 @@ class ChatService:
     def __init__(
         self,
         *,
-        adapter: ProviderAdapter,
+        adapter: Evaluator,
         prompt: PromptTemplate[None],
         conversations: ConversationStore,
         today: Callable[[], date] = _utc_today,

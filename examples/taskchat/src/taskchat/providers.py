@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from affordance import ProviderAdapter, ToolExecutor
+from affordance import Evaluator, ToolExecutor
 from affordance.plugins import PluginError, UnknownProviderError, load_adapter
 from taskchat.offline_model import offline_adapter
 
@@ -40,7 +40,7 @@ def build_adapter(
     model: str | None = None,
     executor: ToolExecutor | None = None,
     environ: Mapping[str, str] = os.environ,
-) -> ProviderAdapter:
+) -> Evaluator:
     """The adapter for ``--provider name``, or a :class:`ProviderSetupError` saying why not."""
     if name not in PROVIDERS:
         raise ProviderSetupError(f"unknown provider {name!r}; choose one of {', '.join(PROVIDERS)}")
