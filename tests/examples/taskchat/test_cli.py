@@ -55,10 +55,10 @@ def test_serve_reports_a_setup_problem_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     database = tmp_path / "t.db"
-    code = main(["serve", "--database-url", f"sqlite:///{database}", "--provider", "anthropic"])
+    code = main(["serve", "--database-url", f"sqlite:///{database}", "--provider", "mistral"])
 
     assert code == 2
-    assert "needs the affordance-anthropic plugin" in capsys.readouterr().err
+    assert "unknown provider 'mistral'" in capsys.readouterr().err
 
 
 def test_serve_refuses_a_database_of_another_schema_version(
