@@ -1,0 +1,309 @@
+"""``AnthropicAdapter``: evaluates prompts with Anthropic's Messages API.
+
+The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` reads a whole
+answer and :mod:`._stream` a streamed one into the core's turn and deltas; the tool
+declarations, tool-result blocks and output formats come from the serializers the plugin
+registry resolves (:mod:`.serializers` by default); the loop, tool execution and confirmations
+are the core's. Requests go through the SDK's raw paths (``with_raw_response`` /
+``with_streaming_response``) with the body handed over as ``extra_body``, and the answer is
+parsed once with ``json.loads`` (per event, when streaming): the SDK still owns auth, base URL,
+headers, timeouts and retries, but neither walks our body against its TypedDicts nor builds
+pydantic models we would only dump again (``specs/adapters/anthropic.md`` has the measurements).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, ClassVar
+
+import anthropic
+
+from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
+from affordance.adapters.decoding import UnusableResponseError
+from affordance.adapters.resolution import SerializerFactories
+from affordance.errors import PromptEvaluationError
+from affordance.runtime.deltas import Delta
+from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance_anthropic import DEFAULT_MAX_TOKENS
+from affordance_anthropic._errors import (
+    PROVIDER,
+    provider_error,
+    stream_failure,
+    transport_errors,
+)
+from affordance_anthropic._reply import parse_message
+from affordance_anthropic._request import PreparedRequest, RequestSettings, build_body
+from affordance_anthropic._stream import SseDecoder, StreamError, StreamTranslator
+from affordance_anthropic.serializers import (
+    AnthropicOutputSerializer,
+    AnthropicToolResultSerializer,
+    AnthropicToolSerializer,
+)
+
+__all__ = ["AnthropicAdapter"]
+
+_REQUEST_ID = "request-id"
+
+
+class AnthropicAdapter(ProviderAdapter):
+    """Anthropic through the official ``anthropic`` SDK.
+
+    ``client`` is a ready ``anthropic.Anthropic`` or ``anthropic.AsyncAnthropic``
+    (``async_client`` adds the other kind), so callers control keys, base URL, proxies, timeouts
+    and ``max_retries``; the SDK's retries are the only retries. With no client at all, each kind
+    is built once from the environment (``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``) on first
+    use.
+
+    ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. Every
+    request passes an explicit timeout (the client's own, or less when the evaluation's deadline
+    is nearer), so the SDK's guard against long non-streamed requests never refuses one; for a
+    large ``max_tokens``, prefer ``stream()``/``astream()``, which are never cut by a read
+    timeout while tokens flow. ``extra_body`` is merged last into every request body, object
+    values key by key (``{"thinking": {"type": "adaptive"}}``, ``{"output_config": {"effort":
+    "low"}}``, ``{"stop_sequences": [...]}``). The loop options (``tool_choice``,
+    ``parallel_tool_calls``, ``max_turns``, ...) and ``serializers``/``codecs`` overrides are
+    those of :class:`~affordance.adapters.ProviderAdapter`.
+    """
+
+    name: ClassVar[str] = PROVIDER
+    default_serializers: ClassVar[SerializerFactories] = {
+        "tool": AnthropicToolSerializer,
+        "tool_result": AnthropicToolResultSerializer,
+        "output": AnthropicOutputSerializer,
+    }
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: anthropic.Anthropic | anthropic.AsyncAnthropic | None = None,
+        async_client: anthropic.AsyncAnthropic | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        temperature: float | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        if not model:
+            raise ValueError(f"model must be a non-empty string, got {model!r}")
+        if isinstance(max_tokens, bool) or max_tokens < 1:
+            raise ValueError(f"max_tokens must be a positive integer, got {max_tokens!r}")
+        self.clients = ClientPair(
+            client,
+            async_client,
+            provider=PROVIDER,
+            sync_type=anthropic.Anthropic,
+            async_type=anthropic.AsyncAnthropic,
+            build_sync=anthropic.Anthropic,
+            build_async=anthropic.AsyncAnthropic,
+        )
+        self.settings = RequestSettings(
+            model=model,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            extra_body=dict(extra_body or {}),
+        )
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+    @property
+    def max_tokens(self) -> int:
+        return self.settings.max_tokens
+
+    # -- ProviderAdapter ---------------------------------------------------------------------
+
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self._prepare(request)
+        client = self.clients.sync_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        try:
+            raw = client.messages.with_raw_response.create(**arguments)
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        return self._turn(raw.http_response, prepared, request.prompt_name)
+
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self._prepare(request)
+        client = self.clients.async_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        try:
+            raw = await client.messages.with_raw_response.create(**arguments)
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        return self._turn(raw.http_response, prepared, request.prompt_name)
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        prepared = self._prepare(request)
+        client = self.clients.sync_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
+        try:
+            raw = opened.__enter__()
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        try:
+            reader = _StreamReader(raw.http_response, prepared, request.prompt_name)
+            if reader.refused_body is not None:
+                raise reader.not_a_stream(raw.http_response.read())
+            try:
+                for line in raw.iter_lines():
+                    yield from reader.line(line)
+            except reader.transport as error:
+                raise reader.cut(error) from error
+            reader.finish()
+        finally:
+            opened.__exit__(None, None, None)
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        prepared = self._prepare(request)
+        client = self.clients.async_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
+        try:
+            raw = await opened.__aenter__()
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        try:
+            reader = _StreamReader(raw.http_response, prepared, request.prompt_name)
+            if reader.refused_body is not None:
+                raise reader.not_a_stream(await raw.http_response.aread())
+            try:
+                async for line in raw.iter_lines():
+                    for delta in reader.line(line):
+                        yield delta
+            except reader.transport as error:
+                raise reader.cut(error) from error
+            reader.finish()
+        finally:
+            await opened.__aexit__(None, None, None)
+
+    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
+        return self._prepare(request).body
+
+    # -- translation -------------------------------------------------------------------------
+
+    def _prepare(self, request: ModelRequest) -> PreparedRequest:
+        """The request body for ``request``, and what reading its answer needs."""
+        return build_body(self, request, self.settings, self.hosted_declarations(request))
+
+    def _arguments(
+        self, prepared: PreparedRequest, request: ModelRequest, client_timeout: Any
+    ) -> dict[str, Any]:
+        """The SDK call's arguments: our body passes as ``extra_body``, so the SDK does not walk
+        it against its typed parameters; the typed ``messages`` stay empty. The timeout is
+        always explicit (see the class docstring) and never outlasts the deadline."""
+        return {
+            "model": self.settings.model,
+            "max_tokens": self.settings.max_tokens,
+            "messages": [],
+            "extra_body": prepared.body,
+            "timeout": _timeout(client_timeout, request.timeout()),
+        }
+
+    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
+        return decode_turn(
+            response.content,
+            lambda data: parse_message(data, prepared.hosted),
+            provider=PROVIDER,
+            prompt_name=prompt_name,
+            status=response.status_code,
+            request_id=response.headers.get(_REQUEST_ID),
+        )
+
+    # -- clients -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the sync client if this adapter built it from the environment."""
+        client = self.clients.built_sync()
+        if client is not None:
+            client.close()
+
+    async def aclose(self) -> None:
+        """Close the async client if this adapter built it from the environment."""
+        client = self.clients.built_async()
+        if client is not None:
+            await client.close()
+
+
+def _timeout(client_timeout: Any, remaining: float | None) -> Any:
+    """The client's timeout, bounded by the time left before the deadline (if any)."""
+    if remaining is None:
+        return client_timeout
+    remaining = max(remaining, 0.001)
+    if isinstance(client_timeout, (int, float)) and not isinstance(client_timeout, bool):
+        return min(float(client_timeout), remaining)
+    return remaining
+
+
+class _StreamReader:
+    """One streamed answer's lines into deltas, its failures into evaluation errors."""
+
+    def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
+        self._status: int | None = http_response.status_code
+        self._request_id: str | None = http_response.headers.get(_REQUEST_ID)
+        self._prompt_name = prompt_name
+        self._decoder = SseDecoder()
+        self._translator = StreamTranslator(hosted=prepared.hosted)
+        self.transport = transport_errors(http_response)
+        content_type = http_response.headers.get("content-type", "")
+        self.refused_body = content_type if "json" in content_type else None
+
+    def line(self, line: str) -> Iterator[Delta]:
+        event = self._decoder.line(line)
+        if event is None:
+            return
+        try:
+            yield from self._translator.feed(*event)
+        except UnusableResponseError as error:
+            raise self._malformed(error.detail, event[1]) from error
+        except StreamError as error:
+            raise stream_failure(
+                f"the API sent an error event: {error}",
+                prompt_name=self._prompt_name,
+                status=self._status,
+                request_id=self._request_id,
+            ) from error
+
+    def finish(self) -> None:
+        if not self._translator.done:
+            raise stream_failure(
+                "the event stream ended before message_stop; the answer so far is incomplete "
+                "and was not used",
+                prompt_name=self._prompt_name,
+                status=self._status,
+                request_id=self._request_id,
+            )
+
+    def cut(self, error: BaseException) -> PromptEvaluationError:
+        return stream_failure(
+            f"the connection failed while the answer arrived ({type(error).__name__}: {error})",
+            prompt_name=self._prompt_name,
+            status=self._status,
+            request_id=self._request_id,
+        )
+
+    def not_a_stream(self, body: bytes) -> PromptEvaluationError:
+        return self._malformed(
+            f"expected an event stream, got {self.refused_body}",
+            body.decode("utf-8", errors="replace"),
+        )
+
+    def _malformed(self, detail: str, raw_text: str) -> PromptEvaluationError:
+        return malformed_response(
+            detail,
+            provider=PROVIDER,
+            prompt_name=self._prompt_name,
+            status=self._status,
+            request_id=self._request_id,
+            raw_text=raw_text,
+        )
