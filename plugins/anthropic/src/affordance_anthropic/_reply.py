@@ -31,7 +31,9 @@ FINISH_REASONS: Mapping[str, str] = {
 }
 
 
-def parse_message(data: Any, hosted: bool) -> ProviderTurn:
+def parse_message(
+    data: Any, hosted: bool, continued: tuple[Mapping[str, Any], ...] = ()
+) -> ProviderTurn:
     if not isinstance(data, dict):
         raise UnusableResponseError(f"expected a JSON object, got {type(data).__name__}")
     if data.get("type") == "error":
@@ -61,7 +63,7 @@ def parse_message(data: Any, hosted: bool) -> ProviderTurn:
     return ProviderTurn(
         text="".join(texts) if texts else None,
         tool_calls=tuple(calls),
-        hosted_items=items if hosted else (),
+        hosted_items=(*continued, *items) if hosted else (),
         provider_items=items,
         usage=usage_of(data.get("usage")),
         finish_reason=finish_reason(stop_reason, bool(calls)),

@@ -72,10 +72,16 @@ class RequestSettings:
 
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
-    """A request body, and whether hosted tools were declared (their blocks go to the codecs)."""
+    """A request body, and whether hosted tools were declared (their blocks go to the codecs).
+
+    ``continued`` holds the blocks of the paused turn this request continues (the transcript's
+    trailing assistant content): the answer carries on the same assistant turn, so a codec reads
+    them together with the answer's own blocks.
+    """
 
     body: dict[str, Any]
     hosted: bool
+    continued: tuple[Mapping[str, Any], ...] = ()
 
 
 def is_content_block(item: Mapping[str, Any]) -> bool:
@@ -117,7 +123,15 @@ def build_body(
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, hosted=bool(hosted))
+    continued = _continued_blocks(body["messages"]) if hosted else ()
+    return PreparedRequest(body, hosted=bool(hosted), continued=continued)
+
+
+def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    if not sent or sent[-1]["role"] != "assistant":
+        return ()
+    content = sent[-1]["content"]
+    return tuple(content) if isinstance(content, list) else ({"type": "text", "text": content},)
 
 
 def tool_choice(choice: Any, parallel: bool | None) -> Mapping[str, Any] | None:

@@ -13,7 +13,7 @@ reports as nothing at all — is an error, never a shorter answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +85,7 @@ class StreamTranslator:
     __slots__ = (
         "_blocks",
         "_calls",
+        "_continued",
         "_hosted",
         "_response_id",
         "_stop_details",
@@ -93,8 +94,9 @@ class StreamTranslator:
         "done",
     )
 
-    def __init__(self, *, hosted: bool) -> None:
+    def __init__(self, *, hosted: bool, continued: tuple[Mapping[str, Any], ...] = ()) -> None:
         self._hosted = hosted
+        self._continued = continued
         self._blocks: dict[int, _Block] = {}
         self._calls = 0
         self._usage: dict[str, Any] = {}
@@ -122,7 +124,7 @@ class StreamTranslator:
             elif kind == "content_block_stop":
                 yield from self._stop(payload)
             elif kind == "message_start":
-                self._message_start(payload)
+                yield from self._message_start(payload)
             elif kind == "message_delta":
                 self._message_delta(payload)
             elif kind == "message_stop":
@@ -138,7 +140,9 @@ class StreamTranslator:
 
     # -- message -----------------------------------------------------------------------------
 
-    def _message_start(self, payload: dict[str, Any]) -> None:
+    def _message_start(self, payload: dict[str, Any]) -> Iterator[Delta]:
+        for block in self._continued:  # the paused turn this answer continues, for the codecs
+            yield ProviderItem(block, echo=False, hosted=True)
         message = payload["message"]
         response_id = message.get("id")
         self._response_id = response_id if isinstance(response_id, str) else None

@@ -213,7 +213,7 @@ class AnthropicAdapter(ProviderAdapter):
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
         return decode_turn(
             response.content,
-            lambda data: parse_message(data, prepared.hosted),
+            lambda data: parse_message(data, prepared.hosted, prepared.continued),
             provider=PROVIDER,
             prompt_name=prompt_name,
             status=response.status_code,
@@ -253,7 +253,7 @@ class _StreamReader:
         self._request_id: str | None = http_response.headers.get(_REQUEST_ID)
         self._prompt_name = prompt_name
         self._decoder = SseDecoder()
-        self._translator = StreamTranslator(hosted=prepared.hosted)
+        self._translator = StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
         self.transport = transport_errors(http_response)
         content_type = http_response.headers.get("content-type", "")
         self.refused_body = content_type if "json" in content_type else None
