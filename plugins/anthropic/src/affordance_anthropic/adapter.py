@@ -14,7 +14,7 @@ pydantic models we would only dump again (``specs/adapters/anthropic.md`` has th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import anthropic
 
@@ -94,8 +94,8 @@ class AnthropicAdapter(ProviderAdapter):
             provider=PROVIDER,
             sync_type=anthropic.Anthropic,
             async_type=anthropic.AsyncAnthropic,
-            build_sync=anthropic.Anthropic,
-            build_async=anthropic.AsyncAnthropic,
+            build_sync=lambda: _with_credentials(anthropic.Anthropic()),
+            build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
         )
         self.settings = RequestSettings(
             model=model,
@@ -233,6 +233,20 @@ class AnthropicAdapter(ProviderAdapter):
         client = self.clients.built_async()
         if client is not None:
             await client.close()
+
+
+ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)
+
+
+def _with_credentials(client: ClientT) -> ClientT:
+    """A client built from the environment, if it found credentials; without any, the SDK
+    would fail each request with a bare ``TypeError``, so say it once, clearly, instead."""
+    if client.api_key is None and client.auth_token is None and client.credentials is None:
+        raise RuntimeError(
+            "no Anthropic credentials found: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
+            "or pass client=anthropic.Anthropic(...)"
+        )
+    return client
 
 
 def _timeout(client_timeout: Any, remaining: float | None) -> Any:
