@@ -3,7 +3,8 @@
 
     python3 dev.py demo    the offline demo (installs just the core)
     python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
-    python3 dev.py check   the quick loop: lint, types, every test (no matrix)
+    python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
+    python3 dev.py compat  run the tox matrix, then regenerate specs/COMPATIBILITY.md from it
     python3 dev.py setup   create or refresh .venv only
 
 The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
@@ -35,7 +36,13 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("affordance needs Python 3.10 or newer\n")
         return 2
     task, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    tasks = {"demo": demo, "test": test, "check": check, "setup": setup_only}
+    tasks = {
+        "demo": demo,
+        "test": test,
+        "check": check,
+        "compat": compat,
+        "setup": setup_only,
+    }
     if task not in tasks:
         sys.stdout.write(__doc__ or "")
         return 0 if task == "help" else 2
@@ -71,11 +78,23 @@ def test(rest: list[str]) -> int:
     return pytest(rest)
 
 
+def compat(rest: list[str]) -> int:
+    """The matrix, then specs/COMPATIBILITY.md written from its results (never by hand)."""
+    ensure_venv(full=True)
+    code = matrix()
+    written = run([str(PYTHON), str(ROOT / "ci" / "compat.py")])
+    return code or written
+
+
 def lint() -> int:
     banner("ruff")
-    return run([str(BIN / "ruff"), "check", "."]) or run(
+    code = run([str(BIN / "ruff"), "check", "."]) or run(
         [str(BIN / "ruff"), "format", "--check", "."]
     )
+    if code:
+        return code
+    banner("import layers (lint-imports)")
+    return run([str(BIN / "lint-imports")])
 
 
 def typecheck() -> int:
@@ -106,7 +125,9 @@ def matrix() -> int:
     # recreate the envs, so every run tests the code as it is now.
     names = [wheel.name.split("-")[0] for wheel in WHEELS.glob("*.whl")]
     run([str(BIN / "uv"), "cache", "clean", "--quiet", *names], env=env)
+    results = ROOT / "dist" / "tox-results.json"
     command = [str(BIN / "tox"), "run-parallel", "--recreate", "--parallel", "2"]
+    command += ["--result-json", str(results)]
     command.append("--parallel-no-spinner")
     if missing:
         sys.stdout.write(f"note: Python {', '.join(missing)} not found; their envs are skipped\n")
@@ -118,9 +139,10 @@ def matrix() -> int:
 
 
 def workspace_distributions() -> list[Path]:
-    """core/ first, then every plugin under plugins/."""
+    """core/ first, then every plugin under plugins/, then every app under examples/."""
     plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
-    return [ROOT / "core", *plugins]
+    examples = sorted(p.parent for p in (ROOT / "examples").glob("*/pyproject.toml"))
+    return [ROOT / "core", *plugins, *examples]
 
 
 def fingerprint(full: bool) -> str:
@@ -154,11 +176,13 @@ def ensure_venv(*, full: bool) -> None:
 
 
 def build_wheels() -> None:
-    """Wheels of the workspace for tox to install (real metadata, real entry points)."""
+    """Wheels of the workspace and of the sample third-party plugins (tests/fixtures/plugins)
+    for tox to install: real metadata, real entry points."""
     shutil.rmtree(WHEELS, ignore_errors=True)
     WHEELS.mkdir(parents=True)
     command = [str(PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-    paths = [str(p) for p in workspace_distributions()]
+    samples = sorted(p.parent for p in (ROOT / "tests/fixtures/plugins").glob("*/pyproject.toml"))
+    paths = [str(p) for p in (*workspace_distributions(), *samples)]
     if run([*command, "--wheel-dir", str(WHEELS), *paths]):
         raise SystemExit("building the workspace wheels failed")
 

@@ -18,7 +18,16 @@ ROOT = Path(__file__).parent
 DISTRIBUTIONS = [
     "./core",
     *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("plugins/*/pyproject.toml")),
+    *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("examples/*/pyproject.toml")),
 ]
+
+
+def pinned(name: str) -> str:
+    """The requirement on ``name`` in requirements-dev.txt: tools are pinned in one place."""
+    for line in (ROOT / "requirements-dev.txt").read_text().splitlines():
+        if line.split("=")[0].split(">")[0].strip() == name:
+            return line.strip()
+    raise LookupError(f"{name} is not in requirements-dev.txt")
 
 
 def install_workspace(session: nox.Session) -> None:
@@ -28,15 +37,19 @@ def install_workspace(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    session.install("ruff==0.17.6")
+    """ruff, and the import-layer contracts of pyproject.toml (lint-imports)."""
+    session.install(pinned("ruff"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    install_workspace(session)
+    session.install(pinned("import-linter"), pinned("openai"))
+    session.run("lint-imports")
 
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
     install_workspace(session)
-    session.install("mypy==2.4.1", "pydantic>=2.6", "pytest>=8")
+    session.install(pinned("mypy"), pinned("pydantic"), pinned("pytest"))
     session.run("mypy")
 
 

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from fake_search import FakeSearchCodec, SearchOutput, hosted_prompt
 from loopback import (
     RESPONSES_PATH,
     LoopbackServer,
@@ -25,7 +25,7 @@ from loopback import (
     web_search_call_item,
 )
 
-from affordance import HostedTool, MarkdownSection, PromptEvaluationError, PromptTemplate
+from affordance import PromptEvaluationError, PromptTemplate
 from affordance.adapters import Usage, UserMessage
 from affordance_openai import OpenAIAdapter
 
@@ -91,18 +91,6 @@ def test_sync_tool_loop_with_parallel_calls_echoes_reasoning_and_sums_usage(
     answer = adapter.evaluate(prompt)
 
     check_parallel_run(server, answer, calls)
-
-
-def test_async_tool_loop_with_parallel_calls_echoes_reasoning_and_sums_usage(
-    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any], calls: Any
-) -> None:
-    parallel_calls_then_answer(server)
-
-    async def run() -> Any:
-        async with clients.async_() as client:
-            return await OpenAIAdapter("gpt-test", client=client).aevaluate(prompt)
-
-    check_parallel_run(server, asyncio.run(run()), calls)
 
 
 def test_failed_tools_reach_the_model_as_error_outputs_and_the_run_continues(
@@ -252,50 +240,6 @@ def test_caller_messages_make_the_rendered_prompt_the_instructions(
     body = server.requests[0].body
     assert "What is the weather?" in body["instructions"]
     assert body["input"] == [{"role": "user", "content": "Hi there"}]
-
-
-@dataclass(frozen=True)
-class SearchConfig:
-    allowed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SearchOutput:
-    query: str
-    urls: tuple[str, ...]
-    item_types: tuple[str, ...]
-
-
-class FakeSearchCodec:
-    """A third-party style codec: works on plain dicts only."""
-
-    kind = "web_search"
-
-    def serialize(self, tool: HostedTool[SearchConfig]) -> dict[str, Any]:
-        return {"type": "web_search", "filters": {"allowed_domains": list(tool.config.allowed)}}
-
-    def parse_output(
-        self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[SearchConfig]
-    ) -> SearchOutput | None:
-        assert all(type(item) is dict for item in response_items)
-        calls = [i for i in response_items if i["type"] == "web_search_call"]
-        if not calls:
-            return None
-        urls = tuple(
-            annotation["url"]
-            for item in response_items
-            if item["type"] == "message"
-            for part in item["content"]
-            for annotation in part.get("annotations", ())
-        )
-        types = tuple(item["type"] for item in response_items)
-        return SearchOutput(calls[0]["action"]["query"], urls, types)
-
-
-def hosted_prompt() -> PromptTemplate[Any]:
-    search = HostedTool("web_search", "search", "Search the web.", SearchConfig(("a.example",)))
-    section = MarkdownSection(title="Task", template="Find it.", hosted_tools=[search])
-    return PromptTemplate(ns="tests", key="hosted", sections=[section])
 
 
 def test_hosted_tools_are_serialized_by_their_codec_and_parsed_from_plain_output_items(

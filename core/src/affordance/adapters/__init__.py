@@ -4,12 +4,17 @@ decoding, encoding), the serializer roles and the normalized turn model."""
 from affordance.adapters.base import ProviderAdapter
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.decoding import (
+    StreamFailedError,
     UnusableResponseError,
+    adecode_stream,
+    decode_stream,
     decode_turn,
     malformed_response,
+    parse_json,
     token_count,
 )
 from affordance.adapters.encoding import arguments_json, arguments_text, merge_extra_body
+from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.runtime.messages import (
     AssistantMessage,
     Message,
@@ -35,6 +40,8 @@ __all__ = [
     "OutputSerializer",
     "ProviderAdapter",
     "ProviderTurn",
+    "SseEvent",
+    "StreamFailedError",
     "ToolCall",
     "ToolChoice",
     "ToolDeclaration",
@@ -44,10 +51,15 @@ __all__ = [
     "UnusableResponseError",
     "Usage",
     "UserMessage",
+    "adecode_stream",
+    "aread_events",
     "arguments_json",
     "arguments_text",
+    "decode_stream",
     "decode_turn",
     "malformed_response",
     "merge_extra_body",
+    "parse_json",
+    "read_events",
     "token_count",
 ]

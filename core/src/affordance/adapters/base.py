@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import PromptEvaluationError
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from affordance.plugins import Registry
 
 __all__ = ["ProviderAdapter"]
+
+AdapterT = TypeVar("AdapterT", bound="ProviderAdapter")
 
 
 class ProviderAdapter(Evaluator):
@@ -87,6 +89,7 @@ class ProviderAdapter(Evaluator):
                 serializers=self._given_serializers,
                 defaults=self.default_serializers,
                 codecs=self._given_codecs,
+                codec_provider=self.codec_provider,
             )
             self._resolution = resolved
         return resolved
@@ -149,6 +152,13 @@ class ProviderAdapter(Evaluator):
 
     # -- hosted tools ----------------------------------------------------------------------
 
+    @property
+    def codec_provider(self) -> str:
+        """The provider name hosted-tool codecs are registered under for this adapter: its
+        ``name``, unless one provider speaks several wire formats (OpenAI's Chat API uses
+        ``"openai-chat"``)."""
+        return self.name
+
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
         """The codec for hosted tool ``kind`` on this provider (None if unsupported)."""
         return self.resolution().codec(kind)
@@ -185,18 +195,40 @@ class ProviderAdapter(Evaluator):
         if codec is not None:
             return codec
         others = [] if registry is None else registry.providers_supporting(kind)
-        others = [p for p in others if p != self.name]
+        others = [p for p in others if p != self.codec_provider]
         supported = (
             f"providers that support it: {', '.join(others)}"
             if others
             else "no installed provider supports it (is its hosted-tool plugin installed?)"
         )
         raise PromptEvaluationError(
-            f"hosted tool kind {kind!r} is not supported by provider {self.name!r}; {supported}",
+            f"hosted tool kind {kind!r} is not supported by provider {self.codec_provider!r}; "
+            f"{supported}",
             prompt_name=prompt_name,
             phase="render",
             provider=self.name,
         )
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release what the adapter owns (the sync client it built from the environment, or
+        was handed with ``close_clients=True``). Also ``with adapter: ...``."""
+
+    async def aclose(self) -> None:
+        """Release what the adapter owns on the async side; ``async with adapter: ...``."""
+
+    def __enter__(self: AdapterT) -> AdapterT:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self: AdapterT) -> AdapterT:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     # -- previews --------------------------------------------------------------------------
 

@@ -2,15 +2,16 @@
 
 Every provider adapter takes ``client=`` (a sync or async SDK client) and ``async_client=`` (the
 other kind), so callers control keys, base URLs, proxies and timeouts; with neither, each kind
-is built once from the environment on first use and closed by the adapter. Given only one
-kind, the other path raises: a client is never derived from the other, because its HTTP client
-(proxies, TLS, transport) cannot be carried over.
+is built once from the environment on first use and closed by the adapter's ``close()`` /
+``aclose()``. Clients you pass stay yours (close them yourself) unless you hand them over with
+``close_clients=True``. Given only one kind, the other path raises: a client is never derived
+from the other, because its HTTP client (proxies, TLS, transport) cannot be carried over.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 from affordance.errors import PromptEvaluationError
@@ -36,13 +37,19 @@ class ClientPair(Generic[SyncT, AsyncT]):
         async_type: type[AsyncT],
         build_sync: Callable[[], SyncT],
         build_async: Callable[[], AsyncT],
+        close_sync: Callable[[SyncT], None],
+        close_async: Callable[[AsyncT], Awaitable[None]],
+        close_clients: bool = False,
     ) -> None:
         self.provider = provider
+        self._close_sync = close_sync
+        self._close_async = close_async
         self._names = (_type_name(sync_type), _type_name(async_type))
         self._build_sync = build_sync
         self._build_async = build_async
         self._sync, self._async = _split(client, async_client, sync_type, async_type)
         self.from_environment = client is None and async_client is None
+        self.owned = self.from_environment or close_clients
         self._lock = threading.Lock()
 
     def sync_client(self) -> SyncT:
@@ -77,19 +84,21 @@ class ClientPair(Generic[SyncT, AsyncT]):
                 self._async = self._build(self._build_async)
             return self._async
 
-    def built_sync(self) -> SyncT | None:
-        """The sync client if this pair built it from the environment (for closing), else None."""
-        return self._sync if self.from_environment else None
+    def close(self) -> None:
+        """Close the sync client if this pair owns it (built it, or was handed it)."""
+        client, self._sync = self._sync, None
+        if client is not None and self.owned:
+            self._close_sync(client)
+        elif client is not None:
+            self._sync = client
 
-    def built_async(self) -> AsyncT | None:
-        """The async client if this pair built it from the environment, else None."""
-        return self._async if self.from_environment else None
-
-    def forget(self) -> None:
-        """Drop the clients built from the environment (after closing them)."""
-        if self.from_environment:
-            self._sync = None
-            self._async = None
+    async def aclose(self) -> None:
+        """Close the async client if this pair owns it; call it on the loop that used it."""
+        client, self._async = self._async, None
+        if client is not None and self.owned:
+            await self._close_async(client)
+        elif client is not None:
+            self._async = client
 
     def _build(self, factory: Callable[[], Any]) -> Any:
         try:

@@ -1,28 +1,41 @@
-"""Reading a provider's answer: JSON body → normalized turn, and the errors on the way.
+"""Reading a provider's answer, plain or streamed, and the errors on the way.
 
-The path every adapter shares: parse the body once (``json.loads``), let the provider's parser
-build a :class:`ProviderTurn`, and turn anything unusable — not JSON, nested too deep, the wrong
-shape — into a :class:`PromptEvaluationError` carrying provider, status, request id and the raw
-text (cut to a readable size). Parsers raise :class:`UnusableResponseError` for shape problems.
+Plain: parse the body once (``json.loads``), let the provider's parser build a
+:class:`ProviderTurn`, and turn anything unusable — not JSON, nested too deep, the wrong shape —
+into a :class:`PromptEvaluationError` carrying provider, status, request id and the raw text
+(cut to a readable size). Parsers raise :class:`UnusableResponseError` for shape problems.
+
+Streamed: :func:`decode_stream` runs the provider's translator over the stream's events and
+turns a malformed event, an error the provider reports mid-stream (:class:`StreamFailedError`)
+or a broken connection into the same kind of error, so a stream never ends in a raw transport
+exception.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
+from affordance.adapters.sse import aclose_source
 from affordance.errors import PromptEvaluationError
+from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ProviderTurn
 
 __all__ = [
     "MAX_RAW_TEXT",
+    "StreamFailedError",
     "UnusableResponseError",
+    "adecode_stream",
     "cut",
+    "decode_stream",
     "decode_turn",
     "malformed_response",
+    "parse_json",
     "token_count",
 ]
+
+EventT = TypeVar("EventT")
 
 MAX_RAW_TEXT = 2000
 """Characters of a bad body kept on the error (``raw_text``)."""
@@ -34,6 +47,25 @@ class UnusableResponseError(Exception):
     def __init__(self, detail: str) -> None:
         self.detail = detail
         super().__init__(detail)
+
+
+class StreamFailedError(Exception):
+    """The provider reported an error in the middle of a stream (an error event)."""
+
+    def __init__(self, detail: str, *, status: int | None = None) -> None:
+        self.detail = detail
+        self.status = status
+        super().__init__(detail)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads``, with every way it fails as an :class:`UnusableResponseError`."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise UnusableResponseError("the JSON is nested too deeply to read") from None
+    except ValueError as error:  # json.JSONDecodeError and UnicodeDecodeError
+        raise UnusableResponseError(f"not JSON ({error})") from error
 
 
 def cut(text: str, limit: int = MAX_RAW_TEXT) -> str:
@@ -72,12 +104,7 @@ def decode_turn(
 ) -> ProviderTurn:
     """``parse(json.loads(content))``, with every way that can fail as one readable error."""
     try:
-        try:
-            data = json.loads(content)
-        except RecursionError:
-            raise UnusableResponseError("the JSON is nested too deeply to read") from None
-        except ValueError as error:  # json.JSONDecodeError and UnicodeDecodeError
-            raise UnusableResponseError(f"not JSON ({error})") from error
+        data = parse_json(content)
         try:
             return parse(data)
         except RecursionError:
@@ -99,3 +126,103 @@ def token_count(value: Any, key: str | None = None) -> int:
     if key is not None:
         value = value.get(key) if isinstance(value, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+class _StreamErrors:
+    """Maps what can go wrong while a stream is read to one :class:`PromptEvaluationError`."""
+
+    __slots__ = ("prompt_name", "provider", "request_id", "transport")
+
+    def __init__(
+        self,
+        provider: str,
+        prompt_name: str,
+        request_id: str | None,
+        transport: tuple[type[BaseException], ...],
+    ) -> None:
+        self.provider = provider
+        self.prompt_name = prompt_name
+        self.request_id = request_id
+        self.transport = transport
+
+    def of(self, error: BaseException) -> PromptEvaluationError | None:
+        if isinstance(error, UnusableResponseError):
+            return PromptEvaluationError(
+                f"{self.provider} sent an unusable stream event: {error.detail}",
+                prompt_name=self.prompt_name,
+                phase="response",
+                provider=self.provider,
+                request_id=self.request_id,
+            )
+        if isinstance(error, StreamFailedError):
+            return PromptEvaluationError(
+                f"{self.provider} reported an error mid-stream: {error.detail}",
+                prompt_name=self.prompt_name,
+                phase="response",
+                provider=self.provider,
+                status=error.status,
+                request_id=self.request_id,
+            )
+        if isinstance(error, self.transport):
+            return PromptEvaluationError(
+                f"the {self.provider} stream broke off: {type(error).__name__}: {error}",
+                prompt_name=self.prompt_name,
+                phase="response",
+                provider=self.provider,
+                request_id=self.request_id,
+            )
+        return None
+
+
+def decode_stream(
+    events: Iterable[EventT],
+    translate: Callable[[EventT], Iterable[Delta]],
+    *,
+    provider: str,
+    prompt_name: str,
+    request_id: str | None = None,
+    transport_errors: tuple[type[BaseException], ...] = (),
+) -> Iterator[Delta]:
+    """The deltas ``translate`` makes of each event; what breaks on the way (a malformed event,
+    an error event, a transport error of ``transport_errors``) as a ``PromptEvaluationError``."""
+    errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
+    caught: tuple[type[BaseException], ...] = (
+        UnusableResponseError,
+        StreamFailedError,
+        *transport_errors,
+    )
+    try:
+        for event in events:
+            yield from translate(event)
+    except caught as error:
+        mapped = errors.of(error)
+        assert mapped is not None
+        raise mapped from error
+
+
+async def adecode_stream(
+    events: AsyncIterable[EventT],
+    translate: Callable[[EventT], Iterable[Delta]],
+    *,
+    provider: str,
+    prompt_name: str,
+    request_id: str | None = None,
+    transport_errors: tuple[type[BaseException], ...] = (),
+) -> AsyncGenerator[Delta, None]:
+    """The async form of :func:`decode_stream`; closing it closes ``events``."""
+    errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
+    caught: tuple[type[BaseException], ...] = (
+        UnusableResponseError,
+        StreamFailedError,
+        *transport_errors,
+    )
+    try:
+        async for event in events:
+            for delta in translate(event):
+                yield delta
+    except caught as error:
+        mapped = errors.of(error)
+        assert mapped is not None
+        raise mapped from error
+    finally:
+        await aclose_source(events)

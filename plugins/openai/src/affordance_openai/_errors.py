@@ -7,6 +7,8 @@ final and is never retried again by this plugin.
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
 
 import openai
@@ -14,7 +16,7 @@ import openai
 from affordance.adapters.decoding import cut
 from affordance.errors import PromptEvaluationError
 
-__all__ = ["PROVIDER", "provider_error"]
+__all__ = ["PROVIDER", "provider_error", "transport_errors"]
 
 PROVIDER = "openai"
 
@@ -47,6 +49,19 @@ def provider_error(
     else:  # configuration, e.g. no API key when the adapter builds its own client
         message = f"the openai client could not be used: {error}"
     return PromptEvaluationError(message, prompt_name=prompt_name, provider=PROVIDER)
+
+
+@functools.cache
+def _transport_errors_of(module_name: str) -> tuple[type[BaseException], ...]:
+    module = importlib.import_module(module_name)
+    found = getattr(module, "TransportError", None)
+    return (found,) if isinstance(found, type) and issubclass(found, BaseException) else ()
+
+
+def transport_errors(http_response: object) -> tuple[type[BaseException], ...]:
+    """The transport errors of the HTTP library under the SDK (``httpx2`` for openai 3.x,
+    ``httpx`` before): a stream read past the SDK's retries raises them unwrapped."""
+    return _transport_errors_of(type(http_response).__module__.split(".")[0])
 
 
 def _describe(body: object, fallback: str) -> str:

@@ -20,7 +20,7 @@ from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
-__all__ = ["RESPONSES", "input_items", "parse_body"]
+__all__ = ["RESPONSES", "failure", "finish_reason", "input_items", "parse_body", "usage_of"]
 
 _INCOMPLETE_REASONS = {"max_output_tokens": "length", "content_filter": "content_filter"}
 _ECHOED_TYPES = frozenset({"message", "function_call", "reasoning", "mcp_list_tools"})
@@ -61,6 +61,7 @@ RESPONSES = ApiShape(
     named_choice=lambda name: {"type": "function", "name": name},
     output_format=lambda output: ("text", {"format": {"type": "json_schema", **output}}),
     max_tokens_key="max_output_tokens",
+    hosted_in_tools=True,
 )
 
 
@@ -83,12 +84,7 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
         raise UnusableResponseError(f"expected a JSON object, got {type(data).__name__}")
     status = data.get("status")
     if status == "failed":
-        error = data.get("error") or {}
-        raise UnusableResponseError(
-            f"the response failed: {error.get('code')}: {error.get('message')}"
-            if isinstance(error, dict)
-            else "the response failed"
-        )
+        raise UnusableResponseError(failure(data))
     if status not in ("completed", "incomplete", None):
         raise UnusableResponseError(f"the response is {status!r}, not completed")
     output = data.get("output")
@@ -113,27 +109,36 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
             calls.append(_tool_call(item))
     text = "".join(texts) if texts else None
     refusal = "".join(refusals) if refusals else None
-    if calls:
-        finish = "tool_calls"
-    elif status == "incomplete":
-        details = data.get("incomplete_details")
-        reason = details.get("reason") if isinstance(details, dict) else None
-        finish = _INCOMPLETE_REASONS.get(str(reason), str(reason or "incomplete"))
-    elif refusal is not None:
-        finish = "refusal"
-    else:
-        finish = "stop"
     items = tuple(output)
     return ProviderTurn(
         text=text,
         tool_calls=tuple(calls),
         hosted_items=items if prepared.hosted else (),
         provider_items=items,
-        usage=_usage(data.get("usage")),
-        finish_reason=finish,
+        usage=usage_of(data.get("usage")),
+        finish_reason=finish_reason(data, bool(calls), refusal is not None),
         refusal=refusal,
         response_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
+
+
+def failure(data: Mapping[str, Any]) -> str:
+    """What a failed response says about its failure."""
+    error = data.get("error") or {}
+    if isinstance(error, dict):
+        return f"the response failed: {error.get('code')}: {error.get('message')}"
+    return "the response failed"
+
+
+def finish_reason(data: Mapping[str, Any], has_calls: bool, has_refusal: bool) -> str:
+    """The normalized finish reason of a (completed or incomplete) response object."""
+    if has_calls:
+        return "tool_calls"
+    if data.get("status") == "incomplete":
+        details = data.get("incomplete_details")
+        reason = details.get("reason") if isinstance(details, dict) else None
+        return _INCOMPLETE_REASONS.get(str(reason), str(reason or "incomplete"))
+    return "refusal" if has_refusal else "stop"
 
 
 def _tool_call(item: Mapping[str, Any]) -> ToolCall:
@@ -143,7 +148,7 @@ def _tool_call(item: Mapping[str, Any]) -> ToolCall:
     return ToolCall(call_id, name, arguments_text(arguments))
 
 
-def _usage(usage: Any) -> Usage:
+def usage_of(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
     input_details = usage.get("input_tokens_details")

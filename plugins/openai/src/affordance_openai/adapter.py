@@ -13,20 +13,32 @@ for the measurements).
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import openai
 
-from affordance.adapters import ClientPair, ProviderAdapter, decode_turn
+from affordance.adapters import (
+    ClientPair,
+    ProviderAdapter,
+    SseEvent,
+    adecode_stream,
+    aread_events,
+    decode_stream,
+    decode_turn,
+    read_events,
+)
 from affordance.adapters.resolution import SerializerFactories
-from affordance.errors import PromptEvaluationError
+from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.tool import Tool
 from affordance_openai import _chat, _responses
 from affordance_openai._body import PreparedRequest, RequestSettings, build_body
-from affordance_openai._errors import PROVIDER, provider_error
+from affordance_openai._chat_stream import ChatStream
+from affordance_openai._errors import PROVIDER, provider_error, transport_errors
+from affordance_openai._responses_stream import ResponsesStream
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,
     OpenAIToolResultSerializer,
@@ -44,7 +56,9 @@ class OpenAIAdapter(ProviderAdapter):
     ``client`` is a ready ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (``async_client`` adds the
     other kind), so callers control keys, base URL, proxies, timeouts and ``max_retries``; the
     SDK's retries are the only retries. With no client at all, each kind is built once from the
-    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) on first use.
+    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) on first use; ``close()`` /
+    ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you pass with
+    ``close_clients=True``.
 
     ``extra_body`` is merged last into every request body, object values key by key
     (``{"reasoning": {"effort": "low"}}``, ``{"text": {"verbosity": "low"}}``, ``{"store":
@@ -70,6 +84,7 @@ class OpenAIAdapter(ProviderAdapter):
         max_output_tokens: int | None = None,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        close_clients: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
@@ -87,6 +102,9 @@ class OpenAIAdapter(ProviderAdapter):
             async_type=openai.AsyncOpenAI,
             build_sync=openai.OpenAI,
             build_async=openai.AsyncOpenAI,
+            close_sync=openai.OpenAI.close,
+            close_async=openai.AsyncOpenAI.close,
+            close_clients=close_clients,
         )
         self.api: Api = api
         self.settings = RequestSettings(
@@ -126,6 +144,59 @@ class OpenAIAdapter(ProviderAdapter):
             ) from error
         return self._turn(raw.http_response, prepared, request.prompt_name)
 
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        prepared = self._prepare(request, stream=True)
+        client = self.clients.sync_client()
+        api = client.responses if self.api == "responses" else client.chat.completions
+        arguments = self._arguments(prepared, request)
+        try:
+            with api.with_streaming_response.create(**arguments, stream=True) as raw:
+                yield from decode_stream(
+                    read_events(raw.iter_lines()),
+                    self._translation(prepared),
+                    provider=PROVIDER,
+                    prompt_name=request.prompt_name,
+                    request_id=raw.request_id,
+                    transport_errors=transport_errors(raw.http_response),
+                )
+        except openai.OpenAIError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        prepared = self._prepare(request, stream=True)
+        client = self.clients.async_client()
+        api = client.responses if self.api == "responses" else client.chat.completions
+        arguments = self._arguments(prepared, request)
+        try:
+            async with api.with_streaming_response.create(**arguments, stream=True) as raw:
+                deltas = adecode_stream(
+                    aread_events(raw.iter_lines()),
+                    self._translation(prepared),
+                    provider=PROVIDER,
+                    prompt_name=request.prompt_name,
+                    request_id=raw.request_id,
+                    transport_errors=transport_errors(raw.http_response),
+                )
+                async with contextlib.aclosing(deltas):
+                    async for delta in deltas:
+                        yield delta
+        except openai.OpenAIError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+
+    def _translation(self, prepared: PreparedRequest) -> Callable[[SseEvent], Iterable[Delta]]:
+        if self.api == "responses":
+            return ResponsesStream(hosted=prepared.hosted)
+        return ChatStream(hosted=prepared.hosted)
+
+    @property
+    def codec_provider(self) -> str:
+        """``"openai"`` (Responses) or ``"openai-chat"``: hosted tools look different on each."""
+        return PROVIDER if self.api == "responses" else f"{PROVIDER}-chat"
+
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self._prepare(request).body
 
@@ -148,20 +219,15 @@ class OpenAIAdapter(ProviderAdapter):
 
     # -- translation -------------------------------------------------------------------------
 
-    def _prepare(self, request: ModelRequest) -> PreparedRequest:
-        """The request body for ``request``, and what reading its answer needs."""
-        if self.api == "chat":
-            if request.hosted_tools:
-                tool = request.hosted_tools[0]
-                raise PromptEvaluationError(
-                    f"hosted tool {tool.name!r} of kind {tool.kind!r} is not supported by "
-                    "provider 'openai' with api='chat'; use api='responses'",
-                    prompt_name=request.prompt_name,
-                    phase="render",
-                    provider=PROVIDER,
-                )
-            return build_body(self, request, self.settings, _chat.CHAT)
+    def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+        """The request body for ``request``, and what reading its answer needs. A streamed
+        Chat request asks for the usage chunk (Responses always sends usage)."""
         hosted = self.hosted_declarations(request)
+        if self.api == "chat":
+            prepared = build_body(self, request, self.settings, _chat.CHAT, hosted)
+            if stream:
+                prepared.body.setdefault("stream_options", {"include_usage": True})
+            return prepared
         return build_body(self, request, self.settings, _responses.RESPONSES, hosted)
 
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
@@ -178,13 +244,10 @@ class OpenAIAdapter(ProviderAdapter):
     # -- clients -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the sync client if this adapter built it from the environment."""
-        client = self.clients.built_sync()
-        if client is not None:
-            client.close()
+        """Close the sync client if this adapter owns it (built it from the environment, or was
+        given it with ``close_clients=True``)."""
+        self.clients.close()
 
     async def aclose(self) -> None:
-        """Close the async client if this adapter built it from the environment."""
-        client = self.clients.built_async()
-        if client is not None:
-            await client.close()
+        """Close the async client if this adapter owns it."""
+        await self.clients.aclose()
