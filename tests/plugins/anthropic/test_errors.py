@@ -262,7 +262,7 @@ def test_a_stream_cut_by_a_reset_is_an_error_and_is_not_retried(
 
     error = raised.value
     assert (error.provider, error.phase, error.request_id) == ("anthropic", "response", "req_cut")
-    assert "connection failed while the answer arrived" in str(error)
+    assert "stream broke off" in str(error)
     assert len(loopback.server.requests) == 1
 
 
@@ -298,7 +298,7 @@ def test_an_error_event_mid_stream_is_an_error_and_is_not_retried(
         loopback.run(mode, prompt, max_retries=2)
 
     assert "overloaded_error: Overloaded" in str(raised.value)
-    assert (raised.value.status, raised.value.request_id) == (200, "req_ev")
+    assert (raised.value.phase, raised.value.request_id) == ("response", "req_ev")
     assert len(loopback.server.requests) == 1
 
 

@@ -1,11 +1,13 @@
-"""The stream translator on its own: SSE framing, and the deltas the loopback streams never send
-(thinking and signature deltas, text in the start event, events without an ``event:`` line)."""
+"""The stream translator on its own, framed by the core's SSE reader: the deltas the loopback
+streams never send (thinking and signature deltas, text in the start event, events without an
+``event:`` line)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from affordance.adapters.sse import read_events
 from affordance.runtime.deltas import (
     ProviderItem,
     TextPiece,
@@ -13,7 +15,7 @@ from affordance.runtime.deltas import (
     TurnAssembler,
     TurnEnd,
 )
-from affordance_anthropic._stream import SseDecoder, StreamTranslator
+from affordance_anthropic._stream import StreamTranslator
 
 
 def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
@@ -26,12 +28,8 @@ def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
 
 
 def translate(lines: list[str], *, hosted: bool = False) -> tuple[list[Any], StreamTranslator]:
-    decoder, translator = SseDecoder(), StreamTranslator(hosted=hosted)
-    deltas: list[Any] = []
-    for line in lines:
-        event = decoder.line(line)
-        if event is not None:
-            deltas.extend(translator.feed(*event))
+    translator = StreamTranslator(hosted=hosted)
+    deltas = [delta for event in read_events(lines) for delta in translator(event)]
     return deltas, translator
 
 
@@ -127,20 +125,3 @@ def test_a_call_without_input_pieces_is_ready_with_an_empty_object() -> None:
     (item,) = [d for d in deltas if isinstance(d, ProviderItem)]
     assert (item.echo, item.hosted) == (True, True)
     assert deltas[-1] == TurnEnd(deltas[-1].usage, "tool_calls", "msg_1")
-
-
-def test_an_event_cut_at_the_end_of_the_body_is_dropped() -> None:
-    decoder = SseDecoder()
-
-    assert decoder.line("event: message_stop") is None
-    assert decoder.line('data: {"type": "message_stop"}') is None
-    # no blank line follows: the body ended, so the event never completes
-
-
-def test_multi_line_data_is_joined_with_newlines() -> None:
-    decoder = SseDecoder()
-
-    for line in ("event: x", "data: {", 'data: "a": 1}'):
-        assert decoder.line(line) is None
-
-    assert decoder.line("") == ("x", '{\n"a": 1}')

@@ -17,7 +17,7 @@ import anthropic
 from affordance.adapters.decoding import cut
 from affordance.errors import PromptEvaluationError
 
-__all__ = ["PROVIDER", "provider_error", "stream_failure", "transport_errors"]
+__all__ = ["PROVIDER", "provider_error", "transport_errors"]
 
 PROVIDER = "anthropic"
 
@@ -50,20 +50,6 @@ def provider_error(
     else:  # configuration, e.g. no API key when the adapter builds its own client
         message = f"the anthropic client could not be used: {error}"
     return PromptEvaluationError(message, prompt_name=prompt_name, provider=PROVIDER)
-
-
-def stream_failure(
-    detail: str, *, prompt_name: str, status: int | None, request_id: str | None
-) -> PromptEvaluationError:
-    """A stream that failed after it began (not retried: part of the answer was delivered)."""
-    return PromptEvaluationError(
-        f"the anthropic stream failed: {detail}",
-        prompt_name=prompt_name,
-        phase="response",
-        provider=PROVIDER,
-        status=status,
-        request_id=request_id,
-    )
 
 
 def transport_errors(http_response: Any) -> tuple[type[BaseException], ...]:

@@ -1,7 +1,8 @@
 """Reading a streamed Messages answer: SSE lines into events, events into the core's deltas.
 
-The adapter reads the raw event stream (the SDK's ``with_streaming_response``) and decodes it
-here with one ``json.loads`` per event, skipping the SDK's per-event models. Each content block
+The adapter reads the raw event stream (the SDK's ``with_streaming_response``), frames it with the
+core's SSE reader and hands each event here, parsed with one ``json.loads``, skipping the SDK's
+per-event models. Each content block
 is rebuilt from its ``content_block_start`` and deltas (``text_delta``, ``input_json_delta``,
 ``citations_delta``, ``thinking_delta``, ``signature_delta``) into exactly the block a plain
 answer holds, and handed over whole at ``content_block_stop`` as a provider item; text and tool
@@ -17,7 +18,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from affordance.adapters.decoding import UnusableResponseError
+from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
+from affordance.adapters.sse import SseEvent
 from affordance.runtime.deltas import (
     Delta,
     HostedActivity,
@@ -31,45 +33,7 @@ from affordance.runtime.deltas import (
 )
 from affordance_anthropic._reply import finish_reason, refusal_of, usage_of
 
-__all__ = ["SseDecoder", "StreamError", "StreamTranslator"]
-
-
-class StreamError(Exception):
-    """The API's ``error`` event: the stream failed after it began."""
-
-    def __init__(self, error_type: str | None, message: str) -> None:
-        self.error_type = error_type
-        self.message = message
-        super().__init__(f"{error_type}: {message}" if error_type else message)
-
-
-class SseDecoder:
-    """Server-sent events from text lines: ``line()`` returns ``(event, data)`` when a blank line
-    completes one. An event cut off at the end of the body is dropped, as the SSE spec says."""
-
-    __slots__ = ("_data", "_event")
-
-    def __init__(self) -> None:
-        self._event: str | None = None
-        self._data: list[str] = []
-
-    def line(self, line: str) -> tuple[str | None, str] | None:
-        if not line:
-            if not self._data:
-                self._event = None
-                return None
-            event = (self._event, "\n".join(self._data))
-            self._event = None
-            self._data = []
-            return event
-        name, _, value = line.partition(":")
-        if value.startswith(" "):
-            value = value[1:]
-        if name == "data":
-            self._data.append(value)
-        elif name == "event":
-            self._event = value
-        return None  # a comment (":...") or a field the Messages API does not use
+__all__ = ["StreamTranslator"]
 
 
 @dataclass(slots=True)
@@ -105,17 +69,14 @@ class StreamTranslator:
         self._response_id: str | None = None
         self.done = False
 
-    def feed(self, event: str | None, data: str) -> Iterator[Delta]:
-        """The deltas of one event (``data`` is its JSON text)."""
-        if event == "ping":
+    def __call__(self, event: SseEvent) -> Iterator[Delta]:
+        """The deltas of one event."""
+        if event.event == "ping":
             return
-        try:
-            payload = json.loads(data)
-        except (ValueError, RecursionError) as error:
-            raise UnusableResponseError(f"an event is not JSON ({error}): {data[:200]}") from None
+        payload = parse_json(event.data)
         if not isinstance(payload, dict):
-            raise UnusableResponseError(f"an event is not a JSON object: {data[:200]}")
-        kind = event or payload.get("type")
+            raise UnusableResponseError(f"an event is not a JSON object: {event.data[:200]}")
+        kind = event.event or payload.get("type")
         try:
             if kind == "content_block_delta":
                 yield from self._delta(payload)
@@ -132,9 +93,9 @@ class StreamTranslator:
             elif kind == "error":
                 details = payload.get("error")
                 details = details if isinstance(details, dict) else {}
-                raise StreamError(
-                    details.get("type"), str(details.get("message") or "stream error")
-                )
+                error_type = details.get("type")
+                message = str(details.get("message") or "no message")
+                raise StreamFailedError(f"{error_type}: {message}" if error_type else message)
         except (KeyError, TypeError, AttributeError) as error:
             raise UnusableResponseError(f"a {kind} event is not shaped as documented") from error
 

@@ -13,27 +13,24 @@ pydantic models we would only dump again (``specs/adapters/anthropic.md`` has th
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import anthropic
 
 from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
-from affordance.adapters.decoding import UnusableResponseError
+from affordance.adapters.decoding import adecode_stream, decode_stream
 from affordance.adapters.resolution import SerializerFactories
+from affordance.adapters.sse import aread_events, read_events
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance_anthropic import DEFAULT_MAX_TOKENS
-from affordance_anthropic._errors import (
-    PROVIDER,
-    provider_error,
-    stream_failure,
-    transport_errors,
-)
+from affordance_anthropic._errors import PROVIDER, provider_error, transport_errors
 from affordance_anthropic._reply import parse_message
 from affordance_anthropic._request import PreparedRequest, RequestSettings, build_body
-from affordance_anthropic._stream import SseDecoder, StreamError, StreamTranslator
+from affordance_anthropic._stream import StreamTranslator
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
     AnthropicToolResultSerializer,
@@ -52,7 +49,8 @@ class AnthropicAdapter(ProviderAdapter):
     (``async_client`` adds the other kind), so callers control keys, base URL, proxies, timeouts
     and ``max_retries``; the SDK's retries are the only retries. With no client at all, each kind
     is built once from the environment (``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``) on first
-    use.
+    use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you
+    pass with ``close_clients=True``.
 
     ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. Every
     request passes an explicit timeout (the client's own, or less when the evaluation's deadline
@@ -81,6 +79,7 @@ class AnthropicAdapter(ProviderAdapter):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        close_clients: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
@@ -96,6 +95,9 @@ class AnthropicAdapter(ProviderAdapter):
             async_type=anthropic.AsyncAnthropic,
             build_sync=lambda: _with_credentials(anthropic.Anthropic()),
             build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
+            close_sync=anthropic.Anthropic.close,
+            close_async=anthropic.AsyncAnthropic.close,
+            close_clients=close_clients,
         )
         self.settings = RequestSettings(
             model=model,
@@ -142,25 +144,17 @@ class AnthropicAdapter(ProviderAdapter):
         prepared = self._prepare(request)
         client = self.clients.sync_client()
         arguments = self._arguments(prepared, request, client.timeout)
-        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
         try:
-            raw = opened.__enter__()
+            with client.messages.with_streaming_response.create(stream=True, **arguments) as raw:
+                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+                if stream.refused is not None:
+                    raise stream.not_a_stream(raw.http_response.read())
+                yield from decode_stream(read_events(raw.iter_lines()), **stream.decoding)
+                stream.finish()
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        try:
-            reader = _StreamReader(raw.http_response, prepared, request.prompt_name)
-            if reader.refused_body is not None:
-                raise reader.not_a_stream(raw.http_response.read())
-            try:
-                for line in raw.iter_lines():
-                    yield from reader.line(line)
-            except reader.transport as error:
-                raise reader.cut(error) from error
-            reader.finish()
-        finally:
-            opened.__exit__(None, None, None)
 
     async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request)
@@ -168,24 +162,19 @@ class AnthropicAdapter(ProviderAdapter):
         arguments = self._arguments(prepared, request, client.timeout)
         opened = client.messages.with_streaming_response.create(stream=True, **arguments)
         try:
-            raw = await opened.__aenter__()
+            async with opened as raw:
+                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+                if stream.refused is not None:
+                    raise stream.not_a_stream(await raw.http_response.aread())
+                deltas = adecode_stream(aread_events(raw.iter_lines()), **stream.decoding)
+                async with contextlib.aclosing(deltas):
+                    async for delta in deltas:
+                        yield delta
+                stream.finish()
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        try:
-            reader = _StreamReader(raw.http_response, prepared, request.prompt_name)
-            if reader.refused_body is not None:
-                raise reader.not_a_stream(await raw.http_response.aread())
-            try:
-                async for line in raw.iter_lines():
-                    for delta in reader.line(line):
-                        yield delta
-            except reader.transport as error:
-                raise reader.cut(error) from error
-            reader.finish()
-        finally:
-            await opened.__aexit__(None, None, None)
 
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self._prepare(request).body
@@ -223,16 +212,13 @@ class AnthropicAdapter(ProviderAdapter):
     # -- clients -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the sync client if this adapter built it from the environment."""
-        client = self.clients.built_sync()
-        if client is not None:
-            client.close()
+        """Close the sync client if this adapter owns it (built it from the environment, or was
+        given it with ``close_clients=True``)."""
+        self.clients.close()
 
     async def aclose(self) -> None:
-        """Close the async client if this adapter built it from the environment."""
-        client = self.clients.built_async()
-        if client is not None:
-            await client.close()
+        """Close the async client if this adapter owns it; on the loop that used it."""
+        await self.clients.aclose()
 
 
 ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)
@@ -259,65 +245,44 @@ def _timeout(client_timeout: Any, remaining: float | None) -> Any:
     return remaining
 
 
-class _StreamReader:
-    """One streamed answer's lines into deltas, its failures into evaluation errors."""
+class _Stream:
+    """What reading one streamed answer needs: the translator and how the core's decoder maps
+    failures; and the checks before (a JSON answer is no stream) and after (no ``message_stop``:
+    the SDK reports a body cut short as nothing at all)."""
 
     def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
         self._status: int | None = http_response.status_code
         self._request_id: str | None = http_response.headers.get(_REQUEST_ID)
         self._prompt_name = prompt_name
-        self._decoder = SseDecoder()
         self._translator = StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
-        self.transport = transport_errors(http_response)
         content_type = http_response.headers.get("content-type", "")
-        self.refused_body = content_type if "json" in content_type else None
-
-    def line(self, line: str) -> Iterator[Delta]:
-        event = self._decoder.line(line)
-        if event is None:
-            return
-        try:
-            yield from self._translator.feed(*event)
-        except UnusableResponseError as error:
-            raise self._malformed(error.detail, event[1]) from error
-        except StreamError as error:
-            raise stream_failure(
-                f"the API sent an error event: {error}",
-                prompt_name=self._prompt_name,
-                status=self._status,
-                request_id=self._request_id,
-            ) from error
+        self.refused: str | None = content_type if "json" in content_type else None
+        self.decoding: dict[str, Any] = {
+            "translate": self._translator,
+            "provider": PROVIDER,
+            "prompt_name": prompt_name,
+            "request_id": self._request_id,
+            "transport_errors": transport_errors(http_response),
+        }
 
     def finish(self) -> None:
         if not self._translator.done:
-            raise stream_failure(
-                "the event stream ended before message_stop; the answer so far is incomplete "
-                "and was not used",
+            raise PromptEvaluationError(
+                "the anthropic stream ended before message_stop; the answer so far is "
+                "incomplete and was not used",
                 prompt_name=self._prompt_name,
+                phase="response",
+                provider=PROVIDER,
                 status=self._status,
                 request_id=self._request_id,
             )
 
-    def cut(self, error: BaseException) -> PromptEvaluationError:
-        return stream_failure(
-            f"the connection failed while the answer arrived ({type(error).__name__}: {error})",
-            prompt_name=self._prompt_name,
-            status=self._status,
-            request_id=self._request_id,
-        )
-
     def not_a_stream(self, body: bytes) -> PromptEvaluationError:
-        return self._malformed(
-            f"expected an event stream, got {self.refused_body}",
-            body.decode("utf-8", errors="replace"),
-        )
-
-    def _malformed(self, detail: str, raw_text: str) -> PromptEvaluationError:
         return malformed_response(
-            detail,
+            f"expected an event stream, got {self.refused}",
             provider=PROVIDER,
             prompt_name=self._prompt_name,
             status=self._status,
             request_id=self._request_id,
-            raw_text=raw_text,
+            raw_text=body.decode("utf-8", errors="replace"),
         )
