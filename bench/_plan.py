@@ -17,6 +17,7 @@ VENVS = ROOT / ".bench"
 REQUIREMENTS = BENCH / "requirements-peers.txt"
 CORE = ROOT / "core"
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
+ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
@@ -30,6 +31,8 @@ FRAMEWORK_ORDER = (
     "llm",
     "openai-sdk",
     "openai-sdk-raw",
+    "anthropic-sdk",
+    "anthropic-sdk-raw",
 )
 
 
@@ -68,6 +71,14 @@ PLANS = (
         1,
         240,
         reference="openai-sdk",
+    ),
+    MeasurePlan(
+        "e2e_anthropic",
+        "End to end: the real anthropic SDK against the loopback server, plain and streamed",
+        3,
+        1,
+        240,
+        reference="anthropic-sdk",
     ),
     MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
@@ -137,6 +148,21 @@ GOALS = (
         "responses_async",
         reference="openai-sdk",
         max_ratio=1.10,
+    ),
+    *(
+        Goal(
+            f"Anthropic adapter ≤ 110% of the SDK by hand: {label}",
+            "e2e_anthropic",
+            key,
+            reference="anthropic-sdk",
+            max_ratio=1.10,
+        )
+        for key, label in (
+            ("plain_sync", "plain, sync"),
+            ("plain_async", "plain, async"),
+            ("stream_sync", "streamed, sync"),
+            ("stream_async", "streamed, async"),
+        )
     ),
 )
 
