@@ -21,13 +21,14 @@ import anthropic
 
 from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
 from affordance.adapters.decoding import adecode_stream, decode_stream
+from affordance.adapters.errors import transport_errors
 from affordance.adapters.resolution import SerializerFactories
 from affordance.adapters.sse import aread_events, read_events
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance_anthropic import DEFAULT_MAX_TOKENS
-from affordance_anthropic._errors import PROVIDER, provider_error, transport_errors
+from affordance_anthropic._errors import PROVIDER, provider_error
 from affordance_anthropic._reply import parse_message
 from affordance_anthropic._request import PreparedRequest, RequestSettings, build_body
 from affordance_anthropic._stream import StreamTranslator
