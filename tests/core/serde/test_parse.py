@@ -13,7 +13,7 @@ from typing import Annotated, Any, Generic, Literal, NewType, Optional, TypeVar,
 
 import pytest
 
-from affordance.serde import ParseError, parse
+from affordance.serde import MAX_DEPTH, ParseError, parse
 from affordance.serde import _parse as parse_module
 
 T = TypeVar("T")
@@ -494,3 +494,53 @@ def test_init_var_fields_are_refused_with_a_type_error() -> None:
 
     with pytest.raises(TypeError, match="InitVar"):
         parse(Secretive, {"name": "n", "token": "t"})
+
+
+# -- nesting depth ----------------------------------------------------------------------------
+
+
+def nested_objects(levels: int) -> Any:
+    """``{"a": {"a": ... 1}}`` with ``levels`` objects."""
+    data: Any = 1
+    for _ in range(levels):
+        data = {"a": data}
+    return data
+
+
+def nested_arrays(levels: int) -> Any:
+    data: Any = []
+    for _ in range(levels - 1):
+        data = [data]
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class Loose:
+    a: Any = None
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 950, 5_000])
+def test_data_nested_deeper_than_the_limit_is_a_parse_error(levels: int) -> None:
+    for data in ({"a": nested_objects(levels - 1)}, {"a": nested_arrays(levels - 1)}):
+        with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+            parse(Loose, data)
+    with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        parse(Any, nested_arrays(levels))
+
+
+def test_data_nested_exactly_to_the_limit_parses() -> None:
+    data = {"a": nested_objects(MAX_DEPTH - 1)}
+    assert parse(Loose, data) == Loose(nested_objects(MAX_DEPTH - 1))
+    assert parse(list[Any], nested_arrays(MAX_DEPTH)) == nested_arrays(MAX_DEPTH)
+
+
+def test_a_recursive_dataclass_is_bounded_by_the_same_limit() -> None:
+    deep: Any = {"name": "leaf"}
+    for _ in range(2_000):
+        deep = {"name": "n", "children": [deep]}
+    with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        parse(Node, deep)
+
+
+def test_the_limit_is_documented_in_a_sane_range() -> None:
+    assert 64 <= MAX_DEPTH <= 128

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeVar, overload
 
 from affordance.serde import _pydantic
 from affordance.serde._constraints import constraint_checker
+from affordance.serde._depth import MAX_DEPTH, exceeds_depth, too_deep_message
 from affordance.serde._errors import FieldError, InvalidValueError, ParseError, short_repr
 from affordance.serde._scalars import (
     SCALAR_CONVERTERS,
@@ -63,7 +64,8 @@ def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
     """Build a `cls` from JSON-like `data`, or raise `ParseError` listing every problem.
 
     `extra="forbid"` refuses keys a dataclass does not declare; `"ignore"` drops them.
-    `parse(type(None), {})` is None, for tools that take no parameters.
+    `parse(type(None), {})` is None, for tools that take no parameters. Data nested deeper
+    than `MAX_DEPTH` levels is refused before any of it is converted.
     """
     if extra == "forbid":
         forbid = True
@@ -71,6 +73,9 @@ def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
         forbid = False
     else:
         raise ValueError(f"extra must be 'forbid' or 'ignore', not {extra!r}")
+    if exceeds_depth(data, MAX_DEPTH):
+        error = FieldError((), too_deep_message(MAX_DEPTH))
+        raise ParseError([error], type_name=type_name(cls))
     if (cls is None or cls is types.NoneType) and isinstance(data, Mapping):
         if data and forbid:
             unknown = ", ".join(short_repr(key) for key in data)
