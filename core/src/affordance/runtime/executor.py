@@ -27,7 +27,7 @@ from affordance.runtime._offthread import (
 from affordance.runtime.cache import ResultCache, cache_key
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.policy import ToolPolicy
-from affordance.serde import ParseError, dump, parse
+from affordance.serde import MAX_DEPTH, ParseError, dump, parse
 from affordance.tools.context import ToolContext
 from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
@@ -109,6 +109,11 @@ class ToolExecutor:
                 arguments = json.loads(arguments) if arguments.strip() else {}
             except ValueError as error:
                 return PreparedCall(call, tool, result=failures.invalid_json(tool.name, str(error)))
+            except RecursionError:  # nested past the stack; anything past MAX_DEPTH is refused
+                detail = f"nested deeper than {MAX_DEPTH} levels"
+                return PreparedCall(
+                    call, tool, result=failures.invalid_arguments(tool.name, detail)
+                )
         if not isinstance(arguments, Mapping):
             return PreparedCall(
                 call, tool, arguments, result=failures.not_an_object(tool.name, arguments)
@@ -278,7 +283,16 @@ class _Attempts:
         return timeout
 
     def succeeded(self, value: object) -> CallOutcome:
-        return self._outcome(_checked(self.tool.name, value))
+        """The handler's result, once it is known to render: the loop renders it for the model
+        and for ``ToolInvoked``, and a value with no text form must not crash the run there."""
+        name = self.tool.name
+        result = _checked(name, value)
+        if result.value is not None:
+            try:
+                result.render()
+            except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
+                return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
+        return self._outcome(result)
 
     def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
         """The seconds to wait before trying again, or the final outcome."""
@@ -324,5 +338,7 @@ def _checked(name: str, value: object) -> ToolResult[Any]:
 def _json_text(arguments: object) -> str:
     try:
         return json.dumps(dump(arguments) if not isinstance(arguments, (dict, list)) else arguments)
+    except RecursionError:
+        return "<arguments nested too deep to log>"
     except (TypeError, ValueError):
         return repr(arguments)
