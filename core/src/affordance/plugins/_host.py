@@ -4,8 +4,10 @@ Nothing happens at construction but reading settings. The first :meth:`PluginHos
 call imports the entry-point plugins (each in isolation), reports plugins implementing unknown
 hooks, calls ``affordance_loaded``, and collects every plugin's specs one hook implementation
 at a time, so one raising plugin is recorded as failed and contributes nothing while the others
-carry on. The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister`
-or :meth:`PluginHost.pin` invalidates it.
+carry on. "Raising" means any ``BaseException`` but ``KeyboardInterrupt``: a plugin calling
+``sys.exit()`` at import must not take the host, or the process, down with it. The result is
+cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister` or
+:meth:`PluginHost.pin` invalidates it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from types import MappingProxyType
 import pluggy
 
 from affordance.plugins import hookspecs
-from affordance.plugins._collect import collect, describe
+from affordance.plugins._collect import collect, describe, safe_repr
 from affordance.plugins._contributions import Contribution, ContributionKey
 from affordance.plugins._loader import Candidate, discover, select
 from affordance.plugins._records import PluginRecord, PluginStatus
@@ -162,8 +164,10 @@ class PluginHost:
         """Register with pluggy; on failure undo any partial registration, return why."""
         already = self._pm.is_registered(plugin)
         try:
-            self._pm.register(plugin, name)
-        except Exception as exc:  # noqa: BLE001 - isolation: the failure is recorded, not raised
+            self._pm.register(plugin, name)  # runs the plugin's historic hooks
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - isolation: the failure is recorded
             if not already and self._pm.is_registered(plugin):
                 self._pm.unregister(plugin)
             return describe(exc)
@@ -189,7 +193,9 @@ class PluginHost:
     def _load_candidate(self, candidate: Candidate) -> _Entry:
         try:
             plugin = candidate.entry_point.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plugin must not take the host down
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - even sys.exit() at import is the plugin's
             return _Entry(candidate.record(PluginStatus.FAILED, f"import failed: {describe(exc)}"))
         problem = self._try_register(plugin, candidate.name)
         if problem is not None:
@@ -307,7 +313,9 @@ class PluginHost:
                     continue
                 try:
                     impl.function(*(self if name == "host" else None for name in impl.argnames))
-                except Exception as exc:  # noqa: BLE001 - recorded as this plugin's failure
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - recorded as this plugin's failure
                     self._fail(entry, f"affordance_loaded raised {describe(exc)}")
                     break
 
@@ -335,22 +343,29 @@ class PluginHost:
                 continue
             try:
                 answer = impl.function(*(arguments[name] for name in impl.argnames))
-            except Exception as exc:  # noqa: BLE001 - one bad policy must not block resolution
+                if answer is None:
+                    continue
+                chosen = _candidate_for(answer, candidates)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - one bad policy must not block resolution
                 with self._lock:
                     self._hook_errors.append(
                         f"plugin {impl.plugin_name!r}: affordance_resolve_conflict raised "
                         f"{describe(exc)} for {key}; skipped"
                     )
                 continue
-            if answer is None:
-                continue
-            chosen = next((c for c in candidates if answer is c or answer is c.spec), None)
-            chosen = chosen or next((c for c in candidates if answer in (c, c.spec)), None)
             if chosen is not None:
                 return chosen
             with self._lock:
                 self._hook_errors.append(
                     f"plugin {impl.plugin_name!r}: affordance_resolve_conflict answered "
-                    f"{answer!r:.80} for {key}, which is not one of its candidates; ignored"
+                    f"{safe_repr(answer)} for {key}, which is not one of its candidates; ignored"
                 )
         return None
+
+
+def _candidate_for(answer: object, candidates: tuple[Contribution, ...]) -> Contribution | None:
+    """The candidate a resolve hook chose (itself or its spec); comparing may run plugin code."""
+    chosen = next((c for c in candidates if answer is c or answer is c.spec), None)
+    return chosen or next((c for c in candidates if answer in (c, c.spec)), None)

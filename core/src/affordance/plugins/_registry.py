@@ -51,7 +51,9 @@ def _import_target(contribution: Contribution) -> Any:
         value: Any = importlib.import_module(module_name)
         for part in attribute.split("."):
             value = getattr(value, part)
-    except Exception as exc:  # any import failure makes it unavailable, reported
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # any import failure (sys.exit() too) makes it unavailable
         raise PluginUnavailableError(
             f"{contribution.key} from {contribution.origin} cannot be imported from "
             f"{contribution.target}: {type(exc).__name__}: {exc}"
@@ -273,7 +275,9 @@ class Registry:
         factory = _import_target(chosen)
         try:
             codec = factory()
-        except Exception as exc:  # a failing factory is reported with its plugin
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a failing factory (sys.exit() too) is the plugin's
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target}() raised "
                 f"{type(exc).__name__}: {exc}"
@@ -312,7 +316,9 @@ class Registry:
         factory = _import_target(chosen)
         try:
             return factory()
-        except Exception as exc:  # a failing factory is reported with its plugin
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a failing factory (sys.exit() too) is the plugin's
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target}() raised "
                 f"{type(exc).__name__}: {exc}"
