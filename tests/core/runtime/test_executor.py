@@ -519,3 +519,103 @@ def test_a_result_nested_exactly_to_the_limit_is_sent(content_free_logs):
     result, events = run_one(tool_call("deep", {}), tool)
     assert result.success
     assert events[0].rendered_output.count("{") == MAX_DEPTH
+
+
+# -- bounds the defaults promise (each test kills a mutant the suite used to let through) ------
+
+
+def test_a_cached_result_expires_at_exactly_its_ttl(content_free_logs):
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock)
+    count: list[int] = []
+
+    def counted(params: LookupParams) -> ToolResult[int]:
+        count.append(1)
+        return ToolResult.ok(len(count))
+
+    tool = Tool[LookupParams, int](
+        name="counted", description="Count.", handler=counted, cache_ttl=60
+    )
+    call = tool_call("counted", {"entity_id": MARKER})
+    assert run_one(call, tool, executor=executor)[0].value == 1
+    clock.advance(59.999)
+    assert run_one(call, tool, executor=executor)[0].value == 1  # still cached
+    clock.advance(0.001)
+    result, events = run_one(call, tool, executor=executor)
+    assert result.value == 2  # at exactly 60 s it has expired
+    assert events[0].cached is False
+
+
+def hog(clock: FakeClock, seconds: float) -> Tool[LookupParams, None]:
+    """An async tool whose handler takes ``seconds`` of the executor's clock."""
+
+    async def takes_time(params: LookupParams) -> ToolResult[None]:
+        clock.advance(seconds)
+        return ToolResult.ok(None)
+
+    return Tool[LookupParams, None](name="hog", description="Hog.", handler=takes_time, timeout=10)
+
+
+def hog_result(tool: Tool[LookupParams, None], clock: FakeClock, *, asynchronous: bool) -> Any:
+    """Run ``hog`` once with 0.5 s left before the deadline; the result it got."""
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("hog", {"entity_id": MARKER})), text("done")],
+        executor=ToolExecutor(clock=clock),
+    )
+    bus = EventBus()
+    events: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, events.append)
+    with pytest.raises(PromptEvaluationError, match="deadline"):  # the call used it up
+        evaluate(adapter, make_prompt(tool), asynchronous=asynchronous, bus=bus, deadline=0.5)
+    (event,) = events
+    return event.result
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_the_deadline_bounds_a_tools_own_timeout(asynchronous, content_free_logs):
+    clock = FakeClock()
+    # the tool allows 10 s, the evaluation has 0.5 s left: the call gets 0.5 s
+    result = hog_result(hog(clock, 1.0), clock, asynchronous=asynchronous)
+    assert result.message == "Tool 'hog' timed out after 0.5s."
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_the_deadline_is_the_timeout_of_a_tool_without_one(asynchronous, content_free_logs):
+    clock = FakeClock()
+    handler = hog(clock, 1.0).handler
+    tool = Tool[LookupParams, None](name="hog", description="Hog.", handler=handler)
+    result = hog_result(tool, clock, asynchronous=asynchronous)
+    assert result.message == "Tool 'hog' timed out after 0.5s."
+
+
+def test_timeouts_are_not_retried_by_default(content_free_logs):
+    clock = FakeClock()
+    tool = hog(clock, 20.0)  # past its 10 s timeout every time
+    result, events = run_one(
+        tool_call("hog", {"entity_id": MARKER}), tool, executor=ToolExecutor(clock=clock)
+    )
+    assert result.message == "Tool 'hog' timed out after 10s."
+    assert events[0].attempts == 1
+    assert clock.sleeps == []
+
+
+def test_timeouts_are_retried_when_the_policy_asks(content_free_logs):
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock, retry=RetryPolicy(retry_timeouts=True, jitter=0))
+    result, events = run_one(
+        tool_call("hog", {"entity_id": MARKER}), hog(clock, 20.0), executor=executor
+    )
+    assert "timed out" in result.message
+    assert events[0].attempts == 3
+
+
+def test_the_default_policy_makes_three_attempts(content_free_logs):
+    clock = FakeClock()
+    tool, calls = flaky_tool(10)
+    result, events = run_one(
+        tool_call("flaky", {"entity_id": MARKER}), tool, executor=ToolExecutor(clock=clock)
+    )
+    assert not result.success
+    assert len(calls) == 3
+    assert events[0].attempts == 3
+    assert len(clock.sleeps) == 2  # a wait between attempts, none after the last
