@@ -544,3 +544,93 @@ def test_a_recursive_dataclass_is_bounded_by_the_same_limit() -> None:
 
 def test_the_limit_is_documented_in_a_sane_range() -> None:
     assert 64 <= MAX_DEPTH <= 128
+
+
+# -- work stays linear in the data: no re-parsing per level ---------------------------------------
+
+CONVERSIONS: list[str] = []
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A leaf that records each time it is built (its `__post_init__` refuses `bad`)."""
+
+    value: str
+
+    def __post_init__(self) -> None:
+        CONVERSIONS.append(self.value)
+        if self.value == "bad":
+            raise ValueError("bad leaf")
+
+
+@dataclass(frozen=True)
+class Branch:
+    children: list[Branch] = field(default_factory=list)
+    index: dict[str, Branch] = field(default_factory=dict)
+    leaf: Counted | None = None
+
+
+def test_an_invalid_leaf_deep_in_lists_is_converted_once() -> None:
+    data: Any = {"leaf": {"value": "bad"}}
+    for _ in range(30):  # re-parsing each level on failure would take 2**30 conversions
+        data = {"children": [data]}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError, match=r"children\[0\]\.children\[0\].*bad leaf"):
+        parse(Branch, data)
+    assert CONVERSIONS == ["bad"]
+
+
+def test_an_invalid_leaf_deep_in_mappings_is_converted_once() -> None:
+    data: Any = {"leaf": {"value": "bad"}}
+    for _ in range(30):
+        data = {"index": {"k": data}}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError, match="bad leaf"):
+        parse(Branch, data)
+    assert CONVERSIONS == ["bad"]
+
+
+@dataclass(frozen=True)
+class Lit:
+    type: Literal["lit"]
+    value: Counted
+
+
+@dataclass(frozen=True)
+class Add:
+    type: Literal["add"]
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Mul:
+    type: Literal["mul"]
+    left: Expr
+    right: Expr
+
+
+Expr = Union[Add, Mul, Lit]  # noqa: UP007 - a module-level alias the dataclasses above refer to
+
+
+def test_a_recursive_union_converts_each_node_once() -> None:
+    data: Any = {"type": "lit", "value": {"value": "0"}}
+    levels = 30  # trying Add, then Mul, on every level would take about 4**30 conversions
+    for level in range(1, levels + 1):
+        right = {"type": "lit", "value": {"value": str(level)}}
+        data = {"type": "mul", "left": data, "right": right}
+    CONVERSIONS.clear()
+    parsed = parse(Expr, data)
+    assert isinstance(parsed, Mul)
+    assert sorted(CONVERSIONS, key=int) == [str(level) for level in range(levels + 1)]
+
+
+def test_a_recursive_union_refuses_a_deep_error_after_one_pass() -> None:
+    data: Any = {"type": "lit", "value": {"value": "bad"}}
+    for _ in range(30):
+        data = {"type": "add", "left": data, "right": {"type": "lit", "value": {"value": "1"}}}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError):
+        parse(Expr, data)
+    assert CONVERSIONS.count("bad") == 1
+    assert CONVERSIONS.count("1") == 30
