@@ -339,13 +339,9 @@ class _Attempts:
         """The seconds to wait before trying again, or the final outcome."""
         name = self.tool.name
         result: ToolResult[Any]
-        if isinstance(error, HandlerEscape):
-            escaped = error.error
-            result, code, again = (
-                failures.handler_raised(name, escaped),
-                type(escaped).__name__,
-                False,
-            )
+        if isinstance(error, HandlerEscape):  # a BaseException the handler let out
+            result = failures.handler_raised(name, error.error)
+            code, again = type(error.error).__name__, False
         elif isinstance(error, HandlerTimeoutError):
             result, code, again = failures.timed_out(name, timeout or 0), "timeout", False
             again = self.retry.retry_timeouts
