@@ -56,13 +56,15 @@ class PreparedCall:
 
 @dataclass(frozen=True, slots=True)
 class CallOutcome:
-    """What running a prepared call produced."""
+    """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
+    executor already computed it (to check the value can be sent), so it is done once."""
 
     prepared: PreparedCall
     result: ToolResult[Any]
     duration: float = 0.0
     attempts: int = 0
     error_code: str | None = None
+    rendered: str | None = None
 
 
 class ToolExecutor:
@@ -328,12 +330,11 @@ class _Attempts:
         and for ``ToolInvoked``, and a value with no text form must not crash the run there."""
         name = self.tool.name
         result = _checked(name, value)
-        if result.value is not None:
-            try:
-                result.render()
-            except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
-                return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
-        return self._outcome(result)
+        try:
+            rendered = result.render()
+        except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
+            return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
+        return self._outcome(result, rendered=rendered)
 
     def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
         """The seconds to wait before trying again, or the final outcome."""
@@ -360,9 +361,15 @@ class _Attempts:
             return self._outcome(result, code)
         return delay
 
-    def _outcome(self, result: ToolResult[Any], error_code: str | None = None) -> CallOutcome:
+    def _outcome(
+        self,
+        result: ToolResult[Any],
+        error_code: str | None = None,
+        *,
+        rendered: str | None = None,
+    ) -> CallOutcome:
         duration = self.executor.clock.monotonic() - self.started
-        return CallOutcome(self.prepared, result, duration, self.attempt, error_code)
+        return CallOutcome(self.prepared, result, duration, self.attempt, error_code, rendered)
 
 
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
