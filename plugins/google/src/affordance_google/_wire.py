@@ -206,7 +206,7 @@ def _model_parts(
     elsewhere), and for each call id the ``(wire id or None, wire name)`` its result answers."""
     parts: list[Any] = [item for item in message.provider_items if _is_part(item)]
     calls = [part["functionCall"] for part in parts if isinstance(part.get("functionCall"), dict)]
-    if len(calls) == len(message.tool_calls) and (parts or not message.tool_calls):
+    if parts and len(calls) == len(message.tool_calls):
         pairing = {
             call.id: (_wire_id(wire), str(wire.get("name", call.name)))
             for call, wire in zip(message.tool_calls, calls, strict=True)

@@ -38,7 +38,7 @@ from affordance.adapters import ClientPair, ProviderAdapter, decode_turn
 from affordance.adapters.decoding import adecode_stream, decode_stream
 from affordance.adapters.resolution import SerializerFactories
 from affordance.adapters.sse import aread_events, read_events
-from affordance.clock import SYSTEM_CLOCK, Clock
+from affordance.clock import Clock
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.tool import Tool
@@ -110,8 +110,9 @@ class GoogleAdapter(ProviderAdapter):
     calling, JSON-Schema declarations and thought signatures live; ``None`` keeps the client's
     own, ``v1`` on google-genai 3.x). ``retry`` is the retry budget for transient failures (429
     honouring ``Retry-After``, 408, 500, 502, 503, 504, timeouts, refused or reset connections);
-    ``clock`` is what its waits sleep on. ``extra_body`` is merged last into every body, object
-    values key by key (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``).
+    ``clock`` is what its waits sleep on (the executor's by default). ``extra_body`` is merged
+    last into every body, object values key by key
+    (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``).
     """
 
     name: ClassVar[str] = PROVIDER
@@ -160,7 +161,7 @@ class GoogleAdapter(ProviderAdapter):
         self.model = model
         self.api_version = api_version
         self.retry = retry if retry is not None else RetryPolicy()
-        self.clock = clock if clock is not None else SYSTEM_CLOCK
+        self.clock: Clock = clock if clock is not None else self.executor.clock
         self.settings = _wire.RequestSettings(
             max_output_tokens=max_output_tokens,
             temperature=temperature,
