@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
@@ -58,6 +59,9 @@ from affordance_google.serializers import (
 )
 
 __all__ = ["GoogleAdapter"]
+
+API_KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+"""Where ``genai.Client()`` reads a Developer API key (``ProviderSpec.api_key_env`` too)."""
 
 DEFAULT_API_VERSION = "v1beta"
 """The Developer API version the adapter calls unless told otherwise (``api_version=``)."""
@@ -287,6 +291,7 @@ class GoogleAdapter(ProviderAdapter):
         """One ``genai.Client()`` from the environment, shared by the sync and async paths."""
         with self._lock:
             if self._environment_client is None:
+                _check_environment()
                 self._environment_client = genai.Client()
             return self._environment_client
 
@@ -298,6 +303,22 @@ class GoogleAdapter(ProviderAdapter):
     async def aclose(self) -> None:
         """Close the async client if this adapter owns it; call it on the loop that used it."""
         await self.clients.aclose()
+
+
+_VERTEX_SWITCHES = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE")
+
+
+def _check_environment() -> None:
+    """Refuse early when the Developer API has no key: ``genai.Client()`` would raise too, but
+    older SDKs then also report an error from the half-built client's ``__del__``."""
+    vertex = any(
+        os.environ.get(name, "").strip().lower() in ("1", "true") for name in _VERTEX_SWITCHES
+    )
+    if not vertex and not any(os.environ.get(name) for name in API_KEY_VARIABLES):
+        raise ValueError(
+            f"no API key: set {' or '.join(API_KEY_VARIABLES)} (or GOOGLE_GENAI_USE_VERTEXAI "
+            "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION for Vertex AI), or pass client="
+        )
 
 
 def _give_up(error: Exception, attempts: int, *, prompt_name: str) -> Exception:
@@ -315,8 +336,24 @@ def _lines(raw: Any) -> Iterator[str]:
 def _alines(raw: Any) -> AsyncIterator[str]:
     """The text lines of an async streamed response: ``httpx``/``httpx2``, or ``aiohttp``."""
     if hasattr(raw, "aiter_lines"):
-        return raw.aiter_lines()  # type: ignore[no-any-return]
+        return _httpx_lines(raw)
     return _aiohttp_lines(raw)
+
+
+async def _httpx_lines(raw: Any) -> AsyncIterator[str]:
+    """``raw.aiter_lines()``, finished here when the consumer leaves early: the response is
+    closed, then its generators (``aiter_lines`` wraps three more) run to their end in this
+    task. Merely closing the outer one would leave the inner ones to the event loop's
+    finalizer, which closes them later in tasks of its own."""
+    lines = raw.aiter_lines()
+    try:
+        async for line in lines:
+            yield line
+    finally:
+        await raw.aclose()
+        with contextlib.suppress(Exception):
+            async for _ in lines:
+                pass
 
 
 async def _aiohttp_lines(raw: Any) -> AsyncIterator[str]:
