@@ -4,6 +4,7 @@
     python3 dev.py demo    the offline demo (installs just the core)
     python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
     python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
+    python3 dev.py compat  run the tox matrix, then regenerate specs/COMPATIBILITY.md from it
     python3 dev.py setup   create or refresh .venv only
 
 The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
@@ -35,7 +36,13 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("affordance needs Python 3.10 or newer\n")
         return 2
     task, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    tasks = {"demo": demo, "test": test, "check": check, "setup": setup_only}
+    tasks = {
+        "demo": demo,
+        "test": test,
+        "check": check,
+        "compat": compat,
+        "setup": setup_only,
+    }
     if task not in tasks:
         sys.stdout.write(__doc__ or "")
         return 0 if task == "help" else 2
@@ -69,6 +76,14 @@ def test(rest: list[str]) -> int:
         if code := step():
             return code
     return pytest(rest)
+
+
+def compat(rest: list[str]) -> int:
+    """The matrix, then specs/COMPATIBILITY.md written from its results (never by hand)."""
+    ensure_venv(full=True)
+    code = matrix()
+    written = run([str(PYTHON), str(ROOT / "ci" / "compat.py")])
+    return code or written
 
 
 def lint() -> int:
@@ -110,7 +125,9 @@ def matrix() -> int:
     # recreate the envs, so every run tests the code as it is now.
     names = [wheel.name.split("-")[0] for wheel in WHEELS.glob("*.whl")]
     run([str(BIN / "uv"), "cache", "clean", "--quiet", *names], env=env)
+    results = ROOT / "dist" / "tox-results.json"
     command = [str(BIN / "tox"), "run-parallel", "--recreate", "--parallel", "2"]
+    command += ["--result-json", str(results)]
     command.append("--parallel-no-spinner")
     if missing:
         sys.stdout.write(f"note: Python {', '.join(missing)} not found; their envs are skipped\n")
@@ -122,9 +139,10 @@ def matrix() -> int:
 
 
 def workspace_distributions() -> list[Path]:
-    """core/ first, then every plugin under plugins/."""
+    """core/ first, then every plugin under plugins/, then every app under examples/."""
     plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
-    return [ROOT / "core", *plugins]
+    examples = sorted(p.parent for p in (ROOT / "examples").glob("*/pyproject.toml"))
+    return [ROOT / "core", *plugins, *examples]
 
 
 def fingerprint(full: bool) -> str:

@@ -18,6 +18,7 @@ ROOT = Path(__file__).parent
 DISTRIBUTIONS = [
     "./core",
     *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("plugins/*/pyproject.toml")),
+    *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("examples/*/pyproject.toml")),
 ]
 
 

@@ -62,6 +62,14 @@ PLANS = (
         reference="openai-sdk",
     ),
     MeasurePlan(
+        "stream_openai",
+        "Streaming end to end: the real openai SDK streaming from the loopback server",
+        3,
+        1,
+        240,
+        reference="openai-sdk",
+    ),
+    MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
     ),
 )
@@ -130,6 +138,26 @@ GOALS = (
         reference="openai-sdk",
         max_ratio=1.10,
     ),
+)
+
+GOALS += tuple(
+    Goal(
+        f"streaming ≤ 110% of the SDK streaming by hand: {label}",
+        "stream_openai",
+        key,
+        reference="openai-sdk",
+        max_ratio=1.10,
+    )
+    for key, label in (
+        ("chat_sync_first", "Chat, sync, first text delta"),
+        ("chat_sync_total", "Chat, sync, total"),
+        ("chat_async_first", "Chat, async, first text delta"),
+        ("chat_async_total", "Chat, async, total"),
+        ("responses_sync_first", "Responses, sync, first text delta"),
+        ("responses_sync_total", "Responses, sync, total"),
+        ("responses_async_first", "Responses, async, first text delta"),
+        ("responses_async_total", "Responses, async, total"),
+    )
 )
 
 # Not the project's goals, shown beside them: the adapter against the SDK's fastest path

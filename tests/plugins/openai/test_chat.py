@@ -12,13 +12,16 @@ from loopback import (
     CHAT_COMPLETIONS_PATH,
     LoopbackServer,
     chat_refusal,
+    chat_stream,
     chat_text,
     chat_tool_calls,
+    chat_url_citation,
     chat_usage,
 )
 
 from affordance import HostedTool, MarkdownSection, PromptEvaluationError, PromptTemplate
 from affordance.adapters import Usage, UserMessage
+from affordance.testing import comparable
 from affordance_openai import OpenAIAdapter
 
 WEATHER_FUNCTION = {
@@ -204,21 +207,63 @@ def test_a_named_tool_choice_uses_the_nested_chat_form(
 
 @dataclass(frozen=True)
 class SearchConfig:
-    pass
+    context: str = "low"
 
 
-def test_hosted_tools_are_refused_on_chat_before_any_request(
+@dataclass(frozen=True)
+class Cited:
+    text: str
+    urls: tuple[str, ...]
+
+
+class ChatSearchCodec:
+    """A Chat web-search codec: request fields in, the cited message out."""
+
+    kind = "web_search"
+
+    def serialize(self, tool: HostedTool[SearchConfig]) -> dict[str, Any]:
+        return {"web_search_options": {"search_context_size": tool.config.context}}
+
+    def parse_output(self, items: Any, tool: HostedTool[SearchConfig]) -> Cited | None:
+        for item in items:
+            urls = tuple(a["url_citation"]["url"] for a in item["annotations"])
+            if urls:
+                return Cited(item["content"], urls)
+        return None
+
+
+def hosted_prompt() -> PromptTemplate[Any]:
+    search = HostedTool("web_search", "search", "Search the web.", SearchConfig())
+    section = MarkdownSection(title="T", template="Find it.", hosted_tools=[search])
+    return PromptTemplate(ns="t", key="h", sections=[section])
+
+
+def test_a_chat_hosted_tool_is_request_fields_and_reads_the_cited_answer_plain_or_streamed(
     server: LoopbackServer, clients: Any
 ) -> None:
-    search = HostedTool("web_search", "search", "Search the web.", SearchConfig())
-    hosted = PromptTemplate(
-        ns="t", key="h", sections=[MarkdownSection(title="T", template="x", hosted_tools=[search])]
+    answer = chat_text(
+        "Paris is sunny.", annotations=[chat_url_citation("https://a.example", "A", 0, 15)]
     )
+    server.script(CHAT_COMPLETIONS_PATH, answer, chat_stream(answer))
+    adapter = chat_adapter(clients.sync(), codecs={"web_search": ChatSearchCodec()})
 
+    plain = adapter.evaluate(hosted_prompt())
+    with adapter.stream(hosted_prompt()) as events:
+        list(events)
+
+    body = server.requests[0].body
+    assert body["web_search_options"] == {"search_context_size": "low"}
+    assert "tools" not in body
+    assert plain.hosted_outputs["search"] == Cited("Paris is sunny.", ("https://a.example",))
+    assert comparable(events.response) == comparable(plain)
+
+
+def test_a_kind_without_a_chat_codec_names_openai_chat(
+    server: LoopbackServer, clients: Any
+) -> None:
     with pytest.raises(PromptEvaluationError) as raised:
-        chat_adapter(clients.sync()).evaluate(hosted)
+        chat_adapter(clients.sync()).evaluate(hosted_prompt())
 
-    assert raised.value.provider == "openai"
-    assert "'web_search'" in str(raised.value)
-    assert "api='responses'" in str(raised.value)
+    assert "not supported by provider 'openai-chat'" in str(raised.value)
+    assert raised.value.phase == "render"
     assert server.requests == ()

@@ -89,6 +89,7 @@ class ProviderAdapter(Evaluator):
                 serializers=self._given_serializers,
                 defaults=self.default_serializers,
                 codecs=self._given_codecs,
+                codec_provider=self.codec_provider,
             )
             self._resolution = resolved
         return resolved
@@ -151,6 +152,13 @@ class ProviderAdapter(Evaluator):
 
     # -- hosted tools ----------------------------------------------------------------------
 
+    @property
+    def codec_provider(self) -> str:
+        """The provider name hosted-tool codecs are registered under for this adapter: its
+        ``name``, unless one provider speaks several wire formats (OpenAI's Chat API uses
+        ``"openai-chat"``)."""
+        return self.name
+
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
         """The codec for hosted tool ``kind`` on this provider (None if unsupported)."""
         return self.resolution().codec(kind)
@@ -187,14 +195,15 @@ class ProviderAdapter(Evaluator):
         if codec is not None:
             return codec
         others = [] if registry is None else registry.providers_supporting(kind)
-        others = [p for p in others if p != self.name]
+        others = [p for p in others if p != self.codec_provider]
         supported = (
             f"providers that support it: {', '.join(others)}"
             if others
             else "no installed provider supports it (is its hosted-tool plugin installed?)"
         )
         raise PromptEvaluationError(
-            f"hosted tool kind {kind!r} is not supported by provider {self.name!r}; {supported}",
+            f"hosted tool kind {kind!r} is not supported by provider {self.codec_provider!r}; "
+            f"{supported}",
             prompt_name=prompt_name,
             phase="render",
             provider=self.name,

@@ -69,8 +69,10 @@ class Resolution:
         serializers: Mapping[str, Any],
         defaults: SerializerFactories,
         codecs: Mapping[str, HostedToolCodec[Any, Any]],
+        codec_provider: str | None = None,
     ) -> None:
         self.provider = provider
+        self.codec_provider = codec_provider or provider
         self.registry = registry
         self._given = serializers
         self._defaults = defaults
@@ -132,7 +134,8 @@ class Resolution:
     def codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
         if kind in self._codecs:
             return self._codecs[kind]
-        found = None if self.registry is None else self.registry.codec(self.provider, kind)
+        registry = self.registry
+        found = None if registry is None else registry.codec(self.codec_provider, kind)
         with self._lock:
             self._codecs[kind] = found
         return found

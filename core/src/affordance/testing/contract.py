@@ -130,6 +130,18 @@ def run(
     return asyncio.run(asynchronously())
 
 
+async def _settled(rounds: int = 100) -> set[asyncio.Task[Any]]:
+    """The tasks still alive once the loop has had ``rounds`` turns to finish closing what an
+    SDK left to the garbage collector (its async generators close in tasks of their own)."""
+    others: set[asyncio.Task[Any]] = set()
+    for _ in range(rounds):
+        others = asyncio.all_tasks() - {asyncio.current_task()}
+        if not others:
+            break
+        await asyncio.sleep(0)
+    return others
+
+
 def _provider(make_adapter: MakeAdapter) -> str:
     with make_adapter("sync") as adapter:
         return adapter.name
@@ -299,9 +311,7 @@ class AdapterContract:
                 async for event in events:
                     if isinstance(event, TextDelta):
                         break
-            for _ in range(3):  # let the loop finish closing generators the SDK left behind
-                await asyncio.sleep(0)
-            return asyncio.all_tasks() - {asyncio.current_task()}
+            return await _settled()
 
         assert {task.get_coro() for task in asyncio.run(consume())} == set()
         assert wire.wait_idle()

@@ -57,6 +57,9 @@ class ApiShape:
     named_choice: Callable[[str], Mapping[str, Any]]
     output_format: Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]
     max_tokens_key: str
+    hosted_in_tools: bool
+    """Whether hosted tools' declarations join ``tools`` (Responses) or are request fields
+    merged into the body (Chat: ``web_search_options``)."""
 
 
 def build_body(
@@ -73,7 +76,11 @@ def build_body(
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
     tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
-    tools.extend(hosted)
+    if shape.hosted_in_tools:
+        tools.extend(hosted)
+    else:
+        for fields in hosted:
+            body.update(fields)
     if tools:
         body["tools"] = tools
         if request.parallel_tool_calls is not None:

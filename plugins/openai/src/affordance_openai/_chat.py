@@ -1,8 +1,10 @@
 """Chat Completions (``POST /chat/completions``): a ``ModelRequest`` to a body, a body to a turn.
 
 The instructions become the system message; an assistant turn is resent with its
-``tool_calls``, then one ``tool`` message per call. Chat has no hosted tools in this adapter
-(web search there is a request field, not a tool), so a hosted tool is refused before sending.
+``tool_calls``, then one ``tool`` message per call. Hosted tools are request fields here (web
+search on search models is ``web_search_options``): their codecs, registered for provider
+``openai-chat``, return fields merged into the body, and read the answer from one ``message``
+item (:func:`hosted_item`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
-__all__ = ["CHAT", "chat_messages", "finish_reason", "parse_body", "usage_of"]
+__all__ = ["CHAT", "chat_messages", "finish_reason", "hosted_item", "parse_body", "usage_of"]
 
 _FINISH_REASONS = {
     "stop": "stop",
@@ -70,6 +72,7 @@ CHAT = ApiShape(
         {"type": "json_schema", "json_schema": output},
     ),
     max_tokens_key="max_completion_tokens",
+    hosted_in_tools=False,
 )
 
 
@@ -86,14 +89,27 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
     text = _text(message.get("content"))
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else None
     calls = tuple(_tool_calls(message.get("tool_calls")))
+    hosted = (hosted_item(text, message.get("annotations")),) if prepared.hosted else ()
     return ProviderTurn(
         text=text,
         tool_calls=calls,
+        hosted_items=hosted,
         usage=usage_of(data.get("usage")),
         finish_reason=finish_reason(choice.get("finish_reason"), bool(calls), refusal is not None),
         refusal=refusal,
         response_id=data.get("id") if isinstance(data.get("id"), str) else None,
     )
+
+
+def hosted_item(text: str | None, annotations: Any) -> dict[str, Any]:
+    """What Chat's hosted-tool codecs read (web search on search models): the answer text and
+    its ``annotations`` (``url_citation`` entries), as one ``message`` item, built the same way
+    from a plain completion and from a stream."""
+    return {
+        "type": "message",
+        "content": text or "",
+        "annotations": list(annotations) if isinstance(annotations, list) else [],
+    }
 
 
 def finish_reason(reason: Any, has_calls: bool, has_refusal: bool) -> str:

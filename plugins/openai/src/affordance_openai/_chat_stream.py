@@ -15,6 +15,7 @@ from affordance.adapters.decoding import StreamFailedError, UnusableResponseErro
 from affordance.adapters.sse import SseEvent
 from affordance.runtime.deltas import (
     Delta,
+    ProviderItem,
     RefusalPiece,
     TextPiece,
     ToolCallArguments,
@@ -23,7 +24,7 @@ from affordance.runtime.deltas import (
     TurnEnd,
 )
 from affordance.runtime.turn import NO_USAGE, Usage
-from affordance_openai._chat import finish_reason, usage_of
+from affordance_openai._chat import finish_reason, hosted_item, usage_of
 
 __all__ = ["ChatStream"]
 
@@ -31,9 +32,21 @@ __all__ = ["ChatStream"]
 class ChatStream:
     """The translation of one Chat Completions stream; call it with each SSE event."""
 
-    __slots__ = ("_calls", "_reason", "_refusal", "_response_id", "_usage")
+    __slots__ = (
+        "_annotations",
+        "_calls",
+        "_hosted",
+        "_reason",
+        "_refusal",
+        "_response_id",
+        "_text",
+        "_usage",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, *, hosted: bool = False) -> None:
+        self._hosted = hosted
+        self._text: list[str] = []
+        self._annotations: list[Any] = []
         self._calls: list[int] = []
         self._refusal = False
         self._reason: Any = None
@@ -69,6 +82,11 @@ class ChatStream:
         content = delta.get("content")
         if isinstance(content, str) and content:
             out.append(TextPiece(content))
+            if self._hosted:
+                self._text.append(content)
+        annotations = delta.get("annotations")
+        if self._hosted and isinstance(annotations, list):
+            self._annotations.extend(annotations)
         refusal = delta.get("refusal")
         if isinstance(refusal, str) and refusal:
             self._refusal = True
@@ -98,6 +116,9 @@ class ChatStream:
 
     def _end(self) -> list[Delta]:
         out: list[Delta] = [ToolCallReady(index) for index in self._calls]
+        if self._hosted:
+            text = "".join(self._text) or None
+            out.append(ProviderItem(hosted_item(text, self._annotations), echo=False, hosted=True))
         reason = finish_reason(self._reason, bool(self._calls), self._refusal)
         out.append(TurnEnd(self._usage, reason, self._response_id))
         return out

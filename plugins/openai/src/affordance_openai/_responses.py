@@ -61,6 +61,7 @@ RESPONSES = ApiShape(
     named_choice=lambda name: {"type": "function", "name": name},
     output_format=lambda output: ("text", {"format": {"type": "json_schema", **output}}),
     max_tokens_key="max_output_tokens",
+    hosted_in_tools=True,
 )
 
 

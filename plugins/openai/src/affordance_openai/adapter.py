@@ -31,7 +31,6 @@ from affordance.adapters import (
     read_events,
 )
 from affordance.adapters.resolution import SerializerFactories
-from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.tool import Tool
@@ -191,7 +190,12 @@ class OpenAIAdapter(ProviderAdapter):
     def _translation(self, prepared: PreparedRequest) -> Callable[[SseEvent], Iterable[Delta]]:
         if self.api == "responses":
             return ResponsesStream(hosted=prepared.hosted)
-        return ChatStream()
+        return ChatStream(hosted=prepared.hosted)
+
+    @property
+    def codec_provider(self) -> str:
+        """``"openai"`` (Responses) or ``"openai-chat"``: hosted tools look different on each."""
+        return PROVIDER if self.api == "responses" else f"{PROVIDER}-chat"
 
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self._prepare(request).body
@@ -218,21 +222,12 @@ class OpenAIAdapter(ProviderAdapter):
     def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs. A streamed
         Chat request asks for the usage chunk (Responses always sends usage)."""
+        hosted = self.hosted_declarations(request)
         if self.api == "chat":
-            if request.hosted_tools:
-                tool = request.hosted_tools[0]
-                raise PromptEvaluationError(
-                    f"hosted tool {tool.name!r} of kind {tool.kind!r} is not supported by "
-                    "provider 'openai' with api='chat'; use api='responses'",
-                    prompt_name=request.prompt_name,
-                    phase="render",
-                    provider=PROVIDER,
-                )
-            prepared = build_body(self, request, self.settings, _chat.CHAT)
+            prepared = build_body(self, request, self.settings, _chat.CHAT, hosted)
             if stream:
                 prepared.body.setdefault("stream_options", {"include_usage": True})
             return prepared
-        hosted = self.hosted_declarations(request)
         return build_body(self, request, self.settings, _responses.RESPONSES, hosted)
 
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:

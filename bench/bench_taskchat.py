@@ -1,0 +1,174 @@
+"""Latency of the taskchat server under concurrent chat requests (loopback, offline model).
+
+Run: `.venv/bin/python bench/bench_taskchat.py [--requests 100] [--rounds 3]` (the dev venv has
+taskchat installed; `python3 dev.py setup` makes it). Prints numbers; asserts nothing.
+
+It starts `taskchat serve` in its own process (so client and server do not share a GIL) on a
+free loopback port over a fresh SQLite file, then, per round, fires each scenario as N requests
+at once with httpx and reports the latency of every request (p50 / p90 / p99 / max), the wall
+time of the burst and the throughput. Scenarios:
+
+- create: N new conversations, each "add a task to ..." (two model turns, one insert);
+- list: N new conversations, each "list my tasks" over the tasks created so far;
+- delete+confirm: N conversations ask to delete a task and approve it: the first request
+  suspends for confirmation (stored), the second finishes the turn from the database; the
+  latency is that of the approving request.
+
+Standalone rather than a measure of `bench/run.py`: the suite compares frameworks side by side
+in its own venv of peers; this is one application with no peer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+
+Scenario = Callable[[httpx.AsyncClient, int], Awaitable[float]]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from taskchat.cli import main; sys.exit(main(sys.argv[1:]))",
+        "serve",
+        "--port",
+        str(port),
+        "--database-url",
+        f"sqlite:///{database}",
+        "--log-level",
+        "warning",
+    ]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
+    for _ in range(300):  # at most ~30 s
+        if server.poll() is not None:
+            error = server.stderr.read().decode() if server.stderr else ""
+            raise SystemExit(f"taskchat serve exited with {server.returncode}: {error}")
+        try:
+            if httpx.get(f"{url}/api/v1/tools", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit("taskchat serve did not come up in 30 s")
+
+
+async def timed_post(client: httpx.AsyncClient, body: dict[str, object]) -> tuple[float, dict]:
+    started = time.perf_counter()
+    response = await client.post("/api/v1/chat", json=body)
+    elapsed = time.perf_counter() - started
+    if response.status_code != 200:
+        raise RuntimeError(f"{response.status_code}: {response.text[:200]}")
+    return elapsed, response.json()
+
+
+async def create(client: httpx.AsyncClient, n: int) -> float:
+    elapsed, _ = await timed_post(client, {"message": f"add a task to bench item {n}"})
+    return elapsed
+
+
+async def listing(client: httpx.AsyncClient, n: int) -> float:
+    elapsed, _ = await timed_post(client, {"message": "list my tasks"})
+    return elapsed
+
+
+def delete_and_confirm(first_id: int) -> Scenario:
+    async def run(client: httpx.AsyncClient, n: int) -> float:
+        _, asked = await timed_post(client, {"message": f"delete task {first_id + n}"})
+        answers = {p["call_id"]: "approve" for p in asked["pending_confirmations"]}
+        if not answers:
+            raise RuntimeError(f"no confirmation asked: {asked['reply']}")
+        elapsed, done = await timed_post(
+            client, {"conversation_id": asked["conversation_id"], "confirmations": answers}
+        )
+        if not done["reply"].startswith("Deleted task"):
+            raise RuntimeError(done["reply"])
+        return elapsed
+
+    return run
+
+
+async def burst(url: str, scenario: Scenario, requests: int) -> tuple[list[float], float]:
+    limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
+        await client.get("/api/v1/tools")  # one warm connection before the clock starts
+        started = time.perf_counter()
+        latencies = await asyncio.gather(*(scenario(client, n) for n in range(requests)))
+        wall = time.perf_counter() - started
+    return list(latencies), wall
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def row(name: str, latencies: list[float], wall: float) -> str:
+    ms = [value * 1000 for value in latencies]
+    cells = [
+        statistics.median(ms),
+        percentile(ms, 0.90),
+        percentile(ms, 0.99),
+        max(ms),
+        wall * 1000,
+    ]
+    rate = len(latencies) / wall
+    return f"| {name} | " + " | ".join(f"{c:.0f}" for c in cells) + f" | {rate:.0f} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--requests", type=int, default=100, help="concurrent requests (100)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every scenario (3)")
+    args = parser.parse_args()
+    n = args.requests
+    with tempfile.TemporaryDirectory() as scratch:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        server = start_server(Path(scratch) / "bench.db", port)
+        try:
+            wait_ready(url, server)
+            print(
+                f"taskchat server: {url}, offline model, SQLite; {n} concurrent requests per "
+                f"burst; Python {platform.python_version()}, {os.cpu_count()} CPUs\n"
+            )
+            print("| burst | p50 ms | p90 ms | p99 ms | max ms | wall ms | req/s |")
+            print("| --- | --- | --- | --- | --- | --- | --- |")
+            created = 0
+            for round_number in range(1, args.rounds + 1):
+                latencies, wall = asyncio.run(burst(url, create, n))
+                print(row(f"create, round {round_number}", latencies, wall))
+                latencies, wall = asyncio.run(burst(url, listing, n))
+                print(row(f"list, round {round_number}", latencies, wall))
+                latencies, wall = asyncio.run(burst(url, delete_and_confirm(created + 1), n))
+                print(row(f"delete+confirm, round {round_number}", latencies, wall))
+                created += n
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

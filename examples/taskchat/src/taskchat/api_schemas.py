@@ -1,0 +1,98 @@
+"""The HTTP API's request and response bodies (their JSON shapes are the contract)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from taskchat.views import TaskDetailed
+
+__all__ = [
+    "ChatRequest",
+    "ChatResponse",
+    "ConversationResponse",
+    "ErrorBody",
+    "PendingConfirmationOut",
+    "TasksResponse",
+    "ToolOut",
+    "ToolResultOut",
+    "ToolsResponse",
+    "TranscriptEntry",
+]
+
+MAX_MESSAGE_CHARS = 4000
+
+
+class ChatRequest(BaseModel):
+    """A user message, or the answers to the pending confirmations (``message`` is then the
+    optional reason for a denial)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    conversation_id: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{32}$", description="null starts a new conversation"
+    )
+    message: str = Field(default="", max_length=MAX_MESSAGE_CHARS)
+    confirmations: dict[str, Literal["approve", "deny"]] = Field(
+        default_factory=dict, max_length=32, description="call_id -> approve | deny"
+    )
+
+
+class ToolResultOut(BaseModel):
+    call_id: str
+    name: str
+    success: bool
+    message: str
+
+
+class PendingConfirmationOut(BaseModel):
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class ChatResponse(BaseModel):
+    conversation_id: str
+    reply: str
+    tool_results: list[ToolResultOut]
+    pending_confirmations: list[PendingConfirmationOut]
+
+
+class ToolOut(BaseModel):
+    name: str
+    description: str
+    parameters: dict[str, Any] = Field(description="JSON Schema of the arguments")
+
+
+class ToolsResponse(BaseModel):
+    tools: list[ToolOut]
+
+
+class TasksResponse(BaseModel):
+    tasks: list[TaskDetailed]
+    total: int
+
+
+class TranscriptEntry(BaseModel):
+    """One line of a conversation as a person reads it."""
+
+    role: Literal["user", "assistant", "tool"]
+    text: str
+    name: str | None = None
+    success: bool | None = None
+
+
+class ConversationResponse(BaseModel):
+    conversation_id: str
+    messages: list[TranscriptEntry]
+    pending_confirmations: list[PendingConfirmationOut]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail

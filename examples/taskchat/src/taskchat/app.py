@@ -1,0 +1,264 @@
+"""The FastAPI application: the chat API, the task list, the tool list and the chat page.
+
+Every error is JSON — ``{"error": {"code", "message", ...}}`` — with a 4xx status for a bad
+request and never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date
+from importlib import resources
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from affordance import Evaluator, ToolExecutor
+from affordance.adapters import AssistantMessage, ToolResultMessage, UserMessage
+from taskchat.api_schemas import (
+    ChatRequest,
+    ChatResponse,
+    ConversationResponse,
+    PendingConfirmationOut,
+    TasksResponse,
+    ToolOut,
+    ToolResultOut,
+    ToolsResponse,
+    TranscriptEntry,
+)
+from taskchat.chat import ChatError, ChatReply, ChatService
+from taskchat.conversations import Conversation, ConversationStore, PendingCall
+from taskchat.correlation import RequestIdMiddleware, install_log_filter
+from taskchat.database import Database, open_database
+from taskchat.github import GitHubClient
+from taskchat.prompt import build_prompt
+from taskchat.providers import build_adapter
+from taskchat.settings import Settings
+from taskchat.store import TaskFilters, TaskStore
+from taskchat.tools import TaskTools
+from taskchat.views import Status
+
+__all__ = ["Services", "create_app"]
+
+_CONVERSATION_ID = r"^[0-9a-f]{32}$"
+LOGGERS_WITH_REQUEST_IDS = (
+    "affordance.tools",
+    "affordance.events",
+    "taskchat.chat",
+    "taskchat.http",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the routes use; ``app.state.services`` holds it (tests reach in for the store)."""
+
+    database: Database
+    store: TaskStore
+    chat: ChatService
+    github: GitHubClient
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    adapter: Evaluator | None = None,
+    github_http: httpx.Client | None = None,
+    today: Callable[[], date] | None = None,
+) -> FastAPI:
+    """Build the app; the database is opened (and its schema checked) right here.
+
+    ``adapter`` replaces the one ``settings.provider`` names (tests pass their own);
+    ``github_http`` is the HTTP client GitHub is fetched with.
+    """
+    settings = settings or Settings.from_env()
+    if adapter is None:
+        adapter = build_adapter(
+            settings.provider,
+            model=settings.model,
+            executor=ToolExecutor(default_timeout=settings.tool_timeout),
+        )
+    database = open_database(settings.database_url)
+    try:
+        services = _services(settings, database, adapter, github_http, today)
+    except BaseException:
+        database.close()
+        raise
+    install_log_filter(*LOGGERS_WITH_REQUEST_IDS)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        services.github.close()
+        services.database.close()
+
+    app = FastAPI(title="taskchat", version="0.1.0", lifespan=lifespan)
+    app.state.services = services
+    app.add_middleware(RequestIdMiddleware)
+    _add_error_handlers(app)
+    _add_routes(app, services)
+    app.mount("/static", StaticFiles(packages=[("taskchat", "static")]), name="static")
+    return app
+
+
+def _services(
+    settings: Settings,
+    database: Database,
+    adapter: Evaluator,
+    github_http: httpx.Client | None,
+    today: Callable[[], date] | None,
+) -> Services:
+    github = GitHubClient(
+        github_http,
+        api_url=settings.github_api_url,
+        token=settings.github_token,
+        timeout=settings.github_timeout,
+    )
+    store = TaskStore(database)
+    prompt = build_prompt(TaskTools(store, github))
+    chat = ChatService(
+        adapter=adapter,
+        prompt=prompt,
+        conversations=ConversationStore(database),
+        deadline=settings.chat_deadline,
+        **({"today": today} if today is not None else {}),
+    )
+    return Services(database, store, chat, github)
+
+
+# -- routes ------------------------------------------------------------------------------------
+
+
+def _add_routes(app: FastAPI, services: Services) -> None:
+    page = resources.files("taskchat").joinpath("static/index.html").read_text("utf-8")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page)
+
+    @app.post("/api/v1/chat", response_model=ChatResponse)
+    async def chat(body: ChatRequest) -> ChatResponse:
+        reply = await services.chat.chat(
+            conversation_id=body.conversation_id,
+            message=body.message,
+            confirmations=body.confirmations,
+        )
+        return _chat_response(reply)
+
+    @app.get("/api/v1/tools", response_model=ToolsResponse)
+    async def tools() -> ToolsResponse:
+        return ToolsResponse(
+            tools=[
+                ToolOut(
+                    name=tool.name,
+                    description=tool.description,
+                    parameters=dict(tool.parameters_schema()),
+                )
+                for tool in services.chat.tools()
+            ]
+        )
+
+    @app.get("/api/v1/tasks", response_model=TasksResponse)
+    async def tasks(
+        status: list[Status] | None = Query(default=None, description="Only these statuses"),  # noqa: B008
+        limit: int = Query(default=100, ge=1, le=500),
+    ) -> TasksResponse:
+        found = await asyncio.to_thread(
+            services.store.query,
+            TaskFilters(status=status),
+            limit=limit,
+            sort="created_desc",
+            response_format="detailed",
+        )
+        return TasksResponse.model_validate({"tasks": found.tasks, "total": found.total})
+
+    @app.get("/api/v1/conversations/{conversation_id}", response_model=ConversationResponse)
+    async def conversation(
+        conversation_id: str = Path(pattern=_CONVERSATION_ID),
+    ) -> ConversationResponse:
+        return _conversation_response(await services.chat.conversation(conversation_id))
+
+
+def _chat_response(reply: ChatReply) -> ChatResponse:
+    return ChatResponse(
+        conversation_id=reply.conversation_id,
+        reply=reply.reply,
+        tool_results=[
+            ToolResultOut(call_id=o.call_id, name=o.name, success=o.success, message=o.message)
+            for o in reply.tool_results
+        ],
+        pending_confirmations=[_pending_out(p) for p in reply.pending_confirmations],
+    )
+
+
+def _pending_out(call: PendingCall) -> PendingConfirmationOut:
+    return PendingConfirmationOut(
+        call_id=call.call_id, name=call.name, arguments=dict(call.arguments)
+    )
+
+
+def _conversation_response(conversation: Conversation) -> ConversationResponse:
+    entries: list[TranscriptEntry] = []
+    for message in conversation.messages:
+        if isinstance(message, UserMessage):
+            entries.append(TranscriptEntry(role="user", text=message.text))
+        elif isinstance(message, AssistantMessage):
+            if message.text:
+                entries.append(TranscriptEntry(role="assistant", text=message.text))
+        elif isinstance(message, ToolResultMessage):
+            entries.append(
+                TranscriptEntry(
+                    role="tool",
+                    text=message.content.split("\n", 1)[0],
+                    name=message.name,
+                    success=not message.is_error,
+                )
+            )
+    pending = conversation.pending.calls if conversation.pending is not None else ()
+    return ConversationResponse(
+        conversation_id=conversation.id,
+        messages=entries,
+        pending_confirmations=[_pending_out(p) for p in pending],
+    )
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+def _error(status: int, code: str, message: str, **details: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **details}}, status)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ChatError)
+    async def chat_error(request: Request, error: ChatError) -> JSONResponse:
+        return _error(error.status, error.code, error.message, **error.details)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"field": ".".join(str(part) for part in e.get("loc", ())), "problem": e.get("msg")}
+            for e in error.errors()
+        ]
+        if any(e.get("type") == "json_invalid" for e in error.errors()):
+            return _error(400, "invalid_json", "the request body is not valid JSON")
+        summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
+        return _error(422, "invalid_request", summary or "invalid request", problems=problems)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        response = _error(
+            error.status_code, codes.get(error.status_code, "http_error"), str(error.detail)
+        )
+        if error.headers:
+            response.headers.update(error.headers)
+        return response

@@ -1,0 +1,75 @@
+"""``taskchat serve``: run the chat server (offline by default)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from sqlalchemy.engine import make_url
+
+from taskchat.correlation import RequestIdLogFilter
+from taskchat.database import SchemaError
+from taskchat.providers import PROVIDERS, ProviderSetupError
+from taskchat.settings import Settings
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="taskchat", description="A task-manager chat assistant on affordance."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the server; open http://HOST:PORT/")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--database-url",
+        help="SQLAlchemy URL (default $TASKCHAT_DATABASE_URL or sqlite:///taskchat.db)",
+    )
+    serve.add_argument(
+        "--provider",
+        choices=list(PROVIDERS),
+        help="the model: scripted (offline, the default) or a provider plugin",
+    )
+    serve.add_argument("--model", help="the provider's model name")
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    args = parser.parse_args(argv)
+    return _serve(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from taskchat.app import create_app
+
+    settings = Settings.from_env(
+        database_url=args.database_url, provider=args.provider, model=args.model
+    )
+    try:
+        app = create_app(settings)
+    except (SchemaError, ProviderSetupError, ValueError) as error:
+        sys.stderr.write(f"taskchat: error: {error}\n")
+        return 2
+    _configure_logging(args.log_level)
+    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    sys.stdout.write(
+        f"taskchat: {settings.provider} model, database {database}; "
+        f"open http://{args.host}:{args.port}/\n"
+    )
+    sys.stdout.flush()
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _configure_logging(level: str) -> None:
+    handler = logging.StreamHandler()
+    handler.addFilter(RequestIdLogFilter())
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
+    )
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level.upper())

@@ -1,0 +1,161 @@
+"""Conversations in the database: the transcript, and the tool calls waiting for confirmation.
+
+A conversation suspended for confirmation stores, besides its transcript (which ends with the
+model's turn that made the calls), a :class:`PendingTurn`: the calls waiting for the user, the
+results of that turn's other calls (already run), and the run id and turn for log correlation.
+That is everything needed to finish the turn in another process (see ``chat.py``).
+
+Writes check the conversation's ``revision``, so two requests racing on one conversation cannot
+both commit: the second gets :class:`ConversationConflictError`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+
+from affordance.adapters import Message, ToolResultMessage
+from taskchat.database import ConversationRow, Database, MessageRow
+from taskchat.store import utc_now
+from taskchat.transcript import message_from_json, message_to_json
+
+__all__ = [
+    "Conversation",
+    "ConversationConflictError",
+    "ConversationStore",
+    "PendingCall",
+    "PendingTurn",
+]
+
+
+class ConversationConflictError(Exception):
+    """Another request changed the conversation since it was read."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCall:
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTurn:
+    run_id: str
+    turn: int
+    calls: tuple[PendingCall, ...]
+    settled: tuple[ToolResultMessage, ...] = ()  # results of the turn's other calls
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "turn": self.turn,
+            "calls": [
+                {"call_id": c.call_id, "name": c.name, "arguments": dict(c.arguments)}
+                for c in self.calls
+            ],
+            "settled": [message_to_json(m) for m in self.settled],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PendingTurn:
+        settled = tuple(message_from_json(m) for m in data.get("settled", ()))
+        return cls(
+            run_id=str(data["run_id"]),
+            turn=int(data["turn"]),
+            calls=tuple(
+                PendingCall(str(c["call_id"]), str(c["name"]), dict(c["arguments"]))
+                for c in data["calls"]
+            ),
+            settled=tuple(m for m in settled if isinstance(m, ToolResultMessage)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    id: str
+    revision: int  # 0: not stored yet
+    messages: tuple[Message, ...] = ()
+    pending: PendingTurn | None = None
+    created_at: datetime | None = field(default=None, compare=False)
+
+
+class ConversationStore:
+    def __init__(self, database: Database, clock: Callable[[], datetime] = utc_now) -> None:
+        self._sessions = database.sessions
+        self._clock = clock
+
+    def new(self) -> Conversation:
+        return Conversation(id=uuid.uuid4().hex, revision=0)
+
+    def load(self, conversation_id: str) -> Conversation | None:
+        with self._sessions() as session:
+            row = session.get(ConversationRow, conversation_id)
+            if row is None:
+                return None
+            payloads = session.scalars(
+                select(MessageRow.payload)
+                .where(MessageRow.conversation_id == conversation_id)
+                .order_by(MessageRow.seq)
+            ).all()
+            return Conversation(
+                id=row.id,
+                revision=row.revision,
+                messages=tuple(message_from_json(p) for p in payloads),
+                pending=PendingTurn.from_json(row.pending) if row.pending is not None else None,
+                created_at=row.created_at,
+            )
+
+    def save(
+        self,
+        conversation: Conversation,
+        appended: Sequence[Message],
+        pending: PendingTurn | None,
+    ) -> Conversation:
+        """Append ``appended`` to the transcript and set ``pending``, in one transaction."""
+        now = self._clock()
+        pending_json = pending.to_json() if pending is not None else None
+        with self._sessions.begin() as session:
+            if conversation.revision == 0:
+                session.add(
+                    ConversationRow(
+                        id=conversation.id,
+                        revision=1,
+                        pending=pending_json,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+                session.flush()
+            else:
+                changed = session.execute(
+                    update(ConversationRow)
+                    .where(
+                        ConversationRow.id == conversation.id,
+                        ConversationRow.revision == conversation.revision,
+                    )
+                    .values(
+                        revision=conversation.revision + 1, pending=pending_json, updated_at=now
+                    )
+                ).rowcount
+                if changed != 1:
+                    raise ConversationConflictError(conversation.id)
+            start = len(conversation.messages)
+            session.add_all(
+                MessageRow(
+                    conversation_id=conversation.id, seq=start + i, payload=message_to_json(m)
+                )
+                for i, m in enumerate(appended)
+            )
+        return Conversation(
+            id=conversation.id,
+            revision=conversation.revision + 1,
+            messages=(*conversation.messages, *appended),
+            pending=pending,
+            created_at=conversation.created_at or now,
+        )

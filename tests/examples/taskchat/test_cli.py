@@ -1,0 +1,81 @@
+"""``taskchat serve`` and the choice of model: offline by default, clear errors otherwise."""
+
+from __future__ import annotations
+
+import importlib.util
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from affordance.testing import ScriptedAdapter
+from taskchat.cli import main
+from taskchat.providers import ProviderSetupError, build_adapter
+
+
+def test_the_default_model_is_the_offline_one() -> None:
+    adapter = build_adapter("scripted")
+
+    assert isinstance(adapter, ScriptedAdapter)
+    adapter.requests.append(object())  # type: ignore[arg-type]
+    assert adapter.requests == []  # a server keeps no request log
+
+
+@pytest.mark.parametrize(
+    ("provider", "plugin"), [("anthropic", "affordance-anthropic"), ("google", "affordance-google")]
+)
+def test_a_provider_without_its_plugin_names_the_plugin(provider: str, plugin: str) -> None:
+    if importlib.util.find_spec("affordance_" + provider) is not None:
+        pytest.skip(f"{plugin} is installed here")
+
+    with pytest.raises(ProviderSetupError) as raised:
+        build_adapter(provider, environ={})
+
+    assert str(raised.value) == (
+        f"--provider {provider} needs the {plugin} plugin, which is not installed "
+        f"(pip install {plugin})"
+    )
+
+
+def test_a_provider_without_its_api_key_names_the_variable() -> None:
+    pytest.importorskip("affordance_openai")
+
+    with pytest.raises(ProviderSetupError, match="needs an API key: set OPENAI_API_KEY"):
+        build_adapter("openai", environ={})
+
+    assert build_adapter("openai", environ={"OPENAI_API_KEY": "sk-test"}).name == "openai"
+
+
+def test_an_unknown_provider_lists_the_choices() -> None:
+    with pytest.raises(ProviderSetupError, match="choose one of scripted, openai, anthropic"):
+        build_adapter("mistral")
+
+
+def test_serve_reports_a_setup_problem_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "t.db"
+    code = main(["serve", "--database-url", f"sqlite:///{database}", "--provider", "anthropic"])
+
+    assert code == 2
+    assert "needs the affordance-anthropic plugin" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_database_of_another_schema_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "t.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("create table taskchat_meta (key text primary key, value text)")
+        connection.execute("insert into taskchat_meta values ('schema_version', '99')")
+
+    assert main(["serve", "--database-url", f"sqlite:///{database}"]) == 2
+    assert "schema version 99, newer than this taskchat's 1" in capsys.readouterr().err
+
+
+def test_serve_rejects_an_unknown_provider_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--provider", "mistral"])
+
+    assert exited.value.code == 2
+    assert "invalid choice: 'mistral'" in capsys.readouterr().err
