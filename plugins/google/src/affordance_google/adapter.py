@@ -198,10 +198,12 @@ class GoogleAdapter(ProviderAdapter):
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self._prepare(request)
         route = self._route(self.clients.sync_client())
-        api, options = route.api, route.options(request)
-        http_request = api._build_request("post", route.stream_path, route.body(prepared), options)
+        api, options, body = route.api, route.options(request), route.body(prepared)
         opened = with_retries(
-            lambda: api._request(http_request, options, stream=True), **self._retrying(request)
+            lambda: api._request(
+                api._build_request("post", route.stream_path, body, options), options, stream=True
+            ),
+            **self._retrying(request),
         )
         raw = opened.response_stream
         try:
@@ -219,10 +221,11 @@ class GoogleAdapter(ProviderAdapter):
     async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request)
         route = self._route(self.clients.async_client())
-        api, options = route.api, route.options(request)
-        http_request = api._build_request("post", route.stream_path, route.body(prepared), options)
+        api, options, body = route.api, route.options(request), route.body(prepared)
         opened = await awith_retries(
-            lambda: api._async_request(http_request, options, stream=True),
+            lambda: api._async_request(
+                api._build_request("post", route.stream_path, body, options), options, stream=True
+            ),
             **self._retrying(request),
         )
         raw = opened.response_stream
