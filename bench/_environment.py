@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _plan import CORE, GOOGLE_PLUGIN, MIN_PYTHON, OPENAI_PLUGIN, REQUIREMENTS, ROOT, VENVS
+from _plan import (
+    ANTHROPIC_PLUGIN,
+    CORE,
+    GOOGLE_PLUGIN,
+    MIN_PYTHON,
+    OPENAI_PLUGIN,
+    REQUIREMENTS,
+    ROOT,
+    VENVS,
+)
 
 # -- the bench environment -------------------------------------------------------------------
 
@@ -140,6 +149,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         done = run_command([*local, OPENAI_PLUGIN], env=env)
         if done.returncode != 0:
             plugin = f"skipped: plugin not installed ({last_line(done.stderr)})"
+    if (ANTHROPIC_PLUGIN / "pyproject.toml").exists():  # its SDK is pinned in the peers file;
+        run_command([*local, ANTHROPIC_PLUGIN], env=env)  # e2e_anthropic skips it if absent
     if (GOOGLE_PLUGIN / "pyproject.toml").exists():  # e2e_google skips affordance without it
         run_command([*local, GOOGLE_PLUGIN], env=env)
     if plugin != "installed":

@@ -17,6 +17,7 @@ VENVS = ROOT / ".bench"
 REQUIREMENTS = BENCH / "requirements-peers.txt"
 CORE = ROOT / "core"
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
+ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 GOOGLE_PLUGIN = ROOT / "plugins" / "google"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
@@ -31,6 +32,8 @@ FRAMEWORK_ORDER = (
     "llm",
     "openai-sdk",
     "openai-sdk-raw",
+    "anthropic-sdk",
+    "anthropic-sdk-raw",
     "google-sdk",
     "google-sdk-raw",
 )
@@ -71,6 +74,14 @@ PLANS = (
         1,
         240,
         reference="openai-sdk",
+    ),
+    MeasurePlan(
+        "e2e_anthropic",
+        "End to end: the real anthropic SDK against the loopback server, plain and streamed",
+        3,
+        1,
+        240,
+        reference="anthropic-sdk",
     ),
     MeasurePlan(
         "e2e_google",
@@ -148,6 +159,21 @@ GOALS = (
         "responses_async",
         reference="openai-sdk",
         max_ratio=1.10,
+    ),
+    *(
+        Goal(
+            f"Anthropic adapter ≤ 110% of the SDK by hand: {label}",
+            "e2e_anthropic",
+            key,
+            reference="anthropic-sdk",
+            max_ratio=1.10,
+        )
+        for key, label in (
+            ("plain_sync", "plain, sync"),
+            ("plain_async", "plain, async"),
+            ("stream_sync", "streamed, sync"),
+            ("stream_async", "streamed, async"),
+        )
     ),
 )
 

@@ -132,7 +132,8 @@ def test_plugins_lists_a_broken_plugin_and_a_conflict(installed, capsys):
     ]
     code, out = run(capsys, "plugins")
     assert code == 0
-    assert "t-broken  affordance-t-broken  1.0      failed" in out
+    (row,) = [line for line in out.splitlines() if line.startswith("t-broken ")]
+    assert row.split() == ["t-broken", "affordance-t-broken", "1.0", "failed"]
     assert "  reason: import failed: ModuleNotFoundError" in out
     assert "codec tprov.t_kind -> t_one_plugin:Codec  [CONFLICT]" in out
     assert "Conflicts (raised when the key is first used):" in out
@@ -254,6 +255,7 @@ PROMPT = PromptTemplate(name="search", sections=[MarkdownSection(
 
 @pytest.mark.usefixtures("fresh_default_host")
 def test_render_shows_a_hosted_tool_as_its_codec_declares_it(installed, fake_dists, capsys):
+    pytest.importorskip("affordance_openai", reason="needs the OpenAI plugin and its SDK")
     installed(
         ("search-a", WEB_SEARCH_CODEC.format(name="a", module="search_a_plugin")),
         allow=["openai", "search-a"],
@@ -270,6 +272,7 @@ def test_render_shows_a_hosted_tool_as_its_codec_declares_it(installed, fake_dis
 
 @pytest.mark.usefixtures("fresh_default_host")
 def test_render_exits_with_the_conflict_error_evaluate_would_raise(installed, fake_dists, capsys):
+    pytest.importorskip("affordance_openai", reason="needs the OpenAI plugin and its SDK")
     installed(
         ("search-a", WEB_SEARCH_CODEC.format(name="a", module="search_a_plugin")),
         ("search-b", WEB_SEARCH_CODEC.format(name="b", module="search_b_plugin")),
