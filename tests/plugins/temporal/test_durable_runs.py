@@ -289,3 +289,34 @@ def _seconds(value: float) -> Any:
     from datetime import timedelta
 
     return timedelta(seconds=value)
+
+
+def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """The taskchat integration: a retried request rejoins its run; the answer finishes it."""
+    from affordance.runtime.messages import UserMessage
+    from affordance_temporal.chat import answer_confirmations, chat_turn
+
+    registry = make_registry(ledger)
+    transcript = (UserMessage("save milk, then delete it"),)
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        client = await Client.connect(temporal_server.address)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            ask = {"conversation_id": "c1", "messages": transcript, "task_queue": task_queue}
+            first = await chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+            again = await chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+            done = await answer_confirmations(
+                client, registry, PROMPT, first.workflow_id, {"call-del": approve()}
+            )
+        return first, again, done
+
+    first, again, done = asyncio.run(scenario())
+
+    assert first.needs_confirmation
+    assert [p.call_id for p in first.pending] == ["call-del"]
+    assert again == first  # the same run, not a second one
+    assert done.response is not None
+    assert done.response.text == "note #1: milk | deleted note #1"
+    assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]

