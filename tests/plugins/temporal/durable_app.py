@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,15 +78,15 @@ class Ledger:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        with sqlite3.connect(path) as db:
+        with closing(sqlite3.connect(path)) as db, db:
             db.execute("CREATE TABLE IF NOT EXISTS runs (tool TEXT, call_id TEXT, pid INTEGER)")
 
     def record(self, tool: str, call_id: str) -> None:
-        with sqlite3.connect(self.path, timeout=10) as db:
+        with closing(sqlite3.connect(self.path, timeout=10)) as db, db:
             db.execute("INSERT INTO runs VALUES (?, ?, ?)", (tool, call_id, os.getpid()))
 
     def executions(self) -> list[tuple[str, str]]:
-        with sqlite3.connect(self.path, timeout=10) as db:
+        with closing(sqlite3.connect(self.path, timeout=10)) as db:
             rows = db.execute("SELECT tool, call_id FROM runs ORDER BY rowid").fetchall()
         return [(str(tool), str(call_id)) for tool, call_id in rows]
 
