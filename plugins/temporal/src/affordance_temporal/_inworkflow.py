@@ -2,8 +2,8 @@
 
 - :class:`WorkflowClock`: Temporal's workflow time (the same on every replay) for deadlines
   and the per-run result cache.
-- :class:`WorkflowExecutor`: the executor's pure half (``prepare``) and ``finish``, which
-  logs each call once: not again when a worker replays the history.
+- :class:`WorkflowExecutor`: the executor's pure half (``prepare``) and its bookkeeping,
+  which logs each call once: not again when a worker replays the history.
 - :class:`StandIn`: the ``Evaluator`` the loop holds. Model turns reach the workflow already
   normalized by the worker's adapter, with their hosted-tool outputs parsed there, so it only
   hands those back; it never sends anything.
@@ -40,22 +40,11 @@ class WorkflowClock:
 
 class WorkflowExecutor(ToolExecutor):
     """A per-run executor: ``prepare`` as usual (policy, validation, confirmation gate, the
-    run's own cache), ``finish`` without its log record while replaying."""
+    run's own cache), and each call logged once: not again while a worker replays."""
 
-    def finish(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
+    def record(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
         if not workflow.unsafe.is_replaying():
-            super().finish(outcome, run_id=run_id, turn=turn)
-            return
-        prepared, result = outcome.prepared, outcome.result
-        tool = prepared.tool
-        if (
-            result.success
-            and prepared.cache_key is not None
-            and not prepared.cached
-            and tool is not None
-            and tool.cache_ttl is not None
-        ):
-            self.cache.put(prepared.cache_key, result, self.clock.monotonic() + tool.cache_ttl)
+            super().record(outcome, run_id=run_id, turn=turn)
 
 
 class StandIn(Evaluator):
