@@ -17,9 +17,9 @@ methods used (``request``, ``async_request``, ``_build_request``, ``_request``,
 ``_async_request``) are private but unchanged from the SDK floor to the latest release; the
 test matrix runs both.
 
-Retries are this adapter's (:mod:`._retry`, :mod:`._errors`): the SDK retries nothing by
-default and ignores ``Retry-After``; each request asks the SDK for a single attempt, so the
-budget is never multiplied.
+Retries are this adapter's (:mod:`affordance.adapters.retry`, :mod:`._errors`): the SDK
+retries nothing by default and ignores ``Retry-After``; each request asks the SDK for a
+single attempt, so the budget is never multiplied.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from google.genai.client import AsyncClient
 from affordance.adapters import ClientPair, ProviderAdapter, decode_turn
 from affordance.adapters.decoding import adecode_stream, decode_stream
 from affordance.adapters.resolution import SerializerFactories
+from affordance.adapters.retry import RequestRetryPolicy, awith_retries, with_retries
 from affordance.adapters.sse import aread_events, read_events
 from affordance.clock import Clock
 from affordance.runtime.deltas import Delta
@@ -53,7 +54,6 @@ from affordance_google._errors import (
 )
 from affordance_google._reply import parse_body
 from affordance_google._request import PreparedRequest, RequestSettings, build_body
-from affordance_google._retry import RetryPolicy, awith_retries, with_retries
 from affordance_google._stream import StreamTranslation
 from affordance_google.serializers import (
     GoogleOutputSerializer,
@@ -139,7 +139,7 @@ class GoogleAdapter(ProviderAdapter):
         max_output_tokens: int | None = None,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,
-        retry: RetryPolicy | None = None,
+        retry: RequestRetryPolicy | None = None,
         clock: Clock | None = None,
         close_clients: bool = False,
         **options: Any,
@@ -167,7 +167,7 @@ class GoogleAdapter(ProviderAdapter):
         )
         self.model = model
         self.api_version = api_version
-        self.retry = retry if retry is not None else RetryPolicy()
+        self.retry = retry if retry is not None else RequestRetryPolicy()
         self.clock: Clock = clock if clock is not None else self.executor.clock
         self.settings = RequestSettings(
             max_output_tokens=max_output_tokens,
