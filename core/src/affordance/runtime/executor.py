@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from affordance._fastinit import fast_init
 from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
@@ -39,6 +40,7 @@ __all__ = ["CallOutcome", "PreparedCall", "ToolExecutor"]
 NoneType = type(None)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PreparedCall:
     """A call after lookup and validation. ``result`` is set when it need not (or may not) run."""
@@ -54,6 +56,7 @@ class PreparedCall:
     denial: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallOutcome:
     """What running a prepared call produced. ``rendered`` is ``result.render()`` when the

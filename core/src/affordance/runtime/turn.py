@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from affordance._fastinit import fast_init
 from affordance.clock import Deadline
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.runtime.messages import Message, ToolCall
@@ -40,6 +41,7 @@ def tool_choice_for_turn(choice: ToolChoice | None, turn: int) -> ToolChoice | N
     return choice if turn <= 1 else "auto"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Token counts, summed over the turns of an evaluation.
@@ -72,6 +74,7 @@ PAUSED = "paused"
 """The finish reason of a turn the provider paused itself; the loop continues it."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
     """One request to the model.
@@ -103,6 +106,7 @@ class ModelRequest:
         return None if self.deadline is None else self.deadline.remaining()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ProviderTurn:
     """A provider's answer, normalized.
