@@ -23,6 +23,7 @@ from affordance.runtime._guard import HandlerEscape, await_guarded, call_guarded
 from affordance.runtime._offthread import (
     HandlerTimeoutError,
     await_in_thread,
+    await_in_worker,
     run_coroutine,
     run_in_thread,
 )
@@ -257,10 +258,10 @@ class ToolExecutor:
         if tool.is_async:
             awaitable: Awaitable[object] = await_guarded(_invoke(tool, params, context))
         elif timeout is None:
-            awaitable = asyncio.to_thread(call)
+            awaitable = await_in_worker(call)
         else:
-            # A daemon thread, not the loop's pool: an overrunning handler must not hold up
-            # the pool or the loop's shutdown.
+            # A daemon thread of its own, not a shared worker: an overrunning handler must
+            # hold up neither the workers nor the loop's shutdown.
             awaitable = await_in_thread(call, tool.name)
         if timeout is None:
             return await awaitable
