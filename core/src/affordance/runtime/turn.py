@@ -60,6 +60,8 @@ class Usage:
         return self.input_tokens + self.output_tokens
 
     def __add__(self, other: Usage) -> Usage:
+        if other is NO_USAGE:  # offline adapters and turns that report none
+            return self
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
