@@ -203,12 +203,14 @@ class Evaluation(Generic[OutputT]):
             if slot is None:
                 raise RuntimeError("on_outcomes got an outcome for a call of another turn")
             slot.outcome = outcome
-        if any(slot.outcome is None and slot.pending is None for slot in self._slots):
-            raise RuntimeError("on_outcomes is missing the outcome of a call")
+        waiting = False
+        for slot in self._slots:
+            if slot.pending is not None:
+                waiting = True
+            elif slot.outcome is None:
+                raise RuntimeError("on_outcomes is missing the outcome of a call")
         self._record_new()
-        if any(slot.pending is not None for slot in self._slots):
-            return self._suspend()
-        return self._close_turn()
+        return self._suspend() if waiting else self._close_turn()
 
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
         """Continue a suspended evaluation with the caller's answers for its pending calls."""
