@@ -20,7 +20,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from asyncio import Future
@@ -29,7 +29,6 @@ __all__ = [
     "HandlerTimeoutError",
     "await_in_thread",
     "await_in_worker",
-    "run_coroutine",
     "run_in_thread",
 ]
 
@@ -99,31 +98,6 @@ def _handoff(function: Callable[[], object]) -> tuple[Future[object], Callable[[
             loop.call_soon_threadsafe(settle, *outcome)
 
     return future, job
-
-
-def run_coroutine(coroutine: Any, timeout: float | None) -> object:
-    """Run an async handler from the sync driver, in its own event loop."""
-    import asyncio
-
-    async def bounded() -> object:
-        if timeout is None:
-            return await coroutine
-        return await asyncio.wait_for(coroutine, timeout)
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        try:
-            return asyncio.run(bounded())
-        except (TimeoutError, asyncio.TimeoutError) as error:
-            raise HandlerTimeoutError from error
-    # Called from inside a running loop (sync evaluate in async code): use a fresh thread.
-    try:
-        return run_in_thread(
-            lambda: asyncio.run(bounded()), None if timeout is None else timeout + 1, "async"
-        )
-    except (TimeoutError, asyncio.TimeoutError) as error:
-        raise HandlerTimeoutError from error
 
 
 class _Workers:

@@ -19,12 +19,12 @@ from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
 from affordance.runtime._calllog import log_call, log_overrun
+from affordance.runtime._coroutines import run_coroutine
 from affordance.runtime._guard import HandlerEscape, await_guarded, call_guarded
 from affordance.runtime._offthread import (
     HandlerTimeoutError,
     await_in_thread,
     await_in_worker,
-    run_coroutine,
     run_in_thread,
 )
 from affordance.runtime.cache import ResultCache, cache_key
