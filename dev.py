@@ -5,6 +5,8 @@
     python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
     python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
     python3 dev.py compat  run the tox matrix, then regenerate specs/COMPATIBILITY.md from it
+    python3 dev.py bench   a full benchmark run, published: bench/published.json and the README's
+                           performance section regenerated from it (about 8 minutes)
     python3 dev.py setup   create or refresh .venv only
 
 The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
@@ -41,6 +43,7 @@ def main(argv: list[str]) -> int:
         "test": test,
         "check": check,
         "compat": compat,
+        "bench": bench,
         "setup": setup_only,
     }
     if task not in tasks:
@@ -76,6 +79,12 @@ def test(rest: list[str]) -> int:
         if code := step():
             return code
     return pytest(rest)
+
+
+def bench(rest: list[str]) -> int:
+    """A full bench run that publishes its figures (README performance section)."""
+    ensure_venv(full=True)
+    return run([str(PYTHON), str(ROOT / "bench" / "run.py"), "--publish", *rest])
 
 
 def compat(rest: list[str]) -> int:

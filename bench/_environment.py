@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _plan import CORE, MIN_PYTHON, OPENAI_PLUGIN, REQUIREMENTS, ROOT, VENVS
+from _plan import ANTHROPIC_PLUGIN, CORE, MIN_PYTHON, OPENAI_PLUGIN, REQUIREMENTS, ROOT, VENVS
 
 # -- the bench environment -------------------------------------------------------------------
 
@@ -143,6 +143,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         done = run_command([*local, OPENAI_PLUGIN], env=env)
         if done.returncode != 0:
             plugin = f"skipped: plugin not installed ({last_line(done.stderr)})"
+    if (ANTHROPIC_PLUGIN / "pyproject.toml").exists():  # its SDK is pinned in the peers file;
+        run_command([*local, ANTHROPIC_PLUGIN], env=env)  # e2e_anthropic skips it if absent
     if plugin != "installed":
         uninstall = (
             [uv, "pip", "uninstall", "--quiet", "--python", python]

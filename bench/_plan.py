@@ -17,6 +17,7 @@ VENVS = ROOT / ".bench"
 REQUIREMENTS = BENCH / "requirements-peers.txt"
 CORE = ROOT / "core"
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
+ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
@@ -30,6 +31,8 @@ FRAMEWORK_ORDER = (
     "llm",
     "openai-sdk",
     "openai-sdk-raw",
+    "anthropic-sdk",
+    "anthropic-sdk-raw",
 )
 
 
@@ -60,6 +63,22 @@ PLANS = (
         1,
         240,
         reference="openai-sdk",
+    ),
+    MeasurePlan(
+        "stream_openai",
+        "Streaming end to end: the real openai SDK streaming from the loopback server",
+        3,
+        1,
+        240,
+        reference="openai-sdk",
+    ),
+    MeasurePlan(
+        "e2e_anthropic",
+        "End to end: the real anthropic SDK against the loopback server, plain and streamed",
+        3,
+        1,
+        240,
+        reference="anthropic-sdk",
     ),
     MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
@@ -130,6 +149,41 @@ GOALS = (
         reference="openai-sdk",
         max_ratio=1.10,
     ),
+    *(
+        Goal(
+            f"Anthropic adapter ≤ 110% of the SDK by hand: {label}",
+            "e2e_anthropic",
+            key,
+            reference="anthropic-sdk",
+            max_ratio=1.10,
+        )
+        for key, label in (
+            ("plain_sync", "plain, sync"),
+            ("plain_async", "plain, async"),
+            ("stream_sync", "streamed, sync"),
+            ("stream_async", "streamed, async"),
+        )
+    ),
+)
+
+GOALS += tuple(
+    Goal(
+        f"streaming ≤ 110% of the SDK streaming by hand: {label}",
+        "stream_openai",
+        key,
+        reference="openai-sdk",
+        max_ratio=1.10,
+    )
+    for key, label in (
+        ("chat_sync_first", "Chat, sync, first text delta"),
+        ("chat_sync_total", "Chat, sync, total"),
+        ("chat_async_first", "Chat, async, first text delta"),
+        ("chat_async_total", "Chat, async, total"),
+        ("responses_sync_first", "Responses, sync, first text delta"),
+        ("responses_sync_total", "Responses, sync, total"),
+        ("responses_async_first", "Responses, async, first text delta"),
+        ("responses_async_total", "Responses, async, total"),
+    )
 )
 
 # Not the project's goals, shown beside them: the adapter against the SDK's fastest path

@@ -135,7 +135,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--python", help="the Python (>= 3.13) to build the bench venv with")
     parser.add_argument("--rebuild", action="store_true", help="recreate the bench venv")
     parser.add_argument("--no-write", action="store_true", help="print only; write no results")
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="a full run of every measure: also write bench/published.json and regenerate the "
+        "README's performance section from it",
+    )
     args = parser.parse_args(argv)
+    if args.publish and (
+        args.quick or args.only or args.frameworks or args.rounds or args.no_write
+    ):
+        parser.error("--publish publishes a full run of everything: no other options")
 
     began = time.perf_counter()
     started = datetime.datetime.now().astimezone()
@@ -216,6 +226,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         for path in write_results(text, payload, started.strftime("%Y%m%d-%H%M%S")):
             progress(f"wrote {path.relative_to(ROOT)}")
+        if args.publish:
+            from readme import PUBLISHED, update_readme
+
+            PUBLISHED.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+            update_readme(payload)
+            progress(f"published {PUBLISHED.relative_to(ROOT)} and the README's figures")
     return 0
 
 

@@ -6,7 +6,8 @@ counted in the measured process's peak.
 
 The responder is stateless, so any number of runs (sequential or concurrent) share it: a
 request whose transcript already holds a tool result gets the final answer; any other gets a
-call to ``get_weather`` with ``{"city": "Paris"}``. Chat Completions and Responses both.
+call to ``get_weather`` with ``{"city": "Paris"}``. Chat Completions and Responses both; a
+request with ``"stream": true`` gets the same answer as a stream.
 
     python bench/measures/_loopback_process.py   # prints the base URL; stops at end of stdin
 """
@@ -73,21 +74,38 @@ def _serve() -> None:
         RESPONSES_PATH,
         RecordedRequest,
         Reply,
+        chat_stream,
         chat_text,
         chat_tool_calls,
         openai_server,
         response_function_calls,
         response_text,
+        responses_stream,
     )
 
     chat_call, chat_answer = chat_tool_calls([CALL]), chat_text(ANSWER)
     responses_call, responses_answer = response_function_calls([CALL]), response_text(ANSWER)
 
+    streams = {
+        id(reply): stream(reply)
+        for reply, stream in (
+            (chat_call, chat_stream),
+            (chat_answer, chat_stream),
+            (responses_call, responses_stream),
+            (responses_answer, responses_stream),
+        )
+    }
+
+    def answer(request: RecordedRequest, plain: Reply) -> Reply:
+        streamed = isinstance(request.body, dict) and request.body.get("stream") is True
+        return streams[id(plain)] if streamed else plain
+
     def chat(request: RecordedRequest) -> Reply:
-        return chat_answer if _has_tool_result(request.body) else chat_call
+        return answer(request, chat_answer if _has_tool_result(request.body) else chat_call)
 
     def responses(request: RecordedRequest) -> Reply:
-        return responses_answer if _has_tool_result(request.body) else responses_call
+        plain = responses_answer if _has_tool_result(request.body) else responses_call
+        return answer(request, plain)
 
     with openai_server() as server:
         server.set_responder(chat, path=CHAT_COMPLETIONS_PATH)

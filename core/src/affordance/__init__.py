@@ -64,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "ToolValidationError": "affordance.errors",
     "TurnFinished": "affordance.runtime.stream_events",
     "approve": "affordance.runtime.confirmation",
+    "log_context": "affordance.runtime.log_context",
     "deny": "affordance.runtime.confirmation",
     "tool": "affordance.tools.decorator",
 }
@@ -121,6 +122,7 @@ __all__ = [
     "__version__",
     "approve",
     "deny",
+    "log_context",
     "tool",
 ]
 
@@ -158,6 +160,7 @@ if TYPE_CHECKING:
     from affordance.runtime.evaluator import Evaluator
     from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked
     from affordance.runtime.executor import ToolExecutor
+    from affordance.runtime.log_context import log_context
     from affordance.runtime.policy import AllowList
     from affordance.runtime.response import PromptResponse
     from affordance.runtime.session import Session

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -133,8 +132,8 @@ def test_plugins_lists_a_broken_plugin_and_a_conflict(installed, capsys):
     ]
     code, out = run(capsys, "plugins")
     assert code == 0
-    # columns are as wide as the longest name, installed plugins included
-    assert re.search(r"^t-broken +affordance-t-broken +1\.0 +failed$", out, re.MULTILINE)
+    (row,) = [line for line in out.splitlines() if line.startswith("t-broken ")]
+    assert row.split() == ["t-broken", "affordance-t-broken", "1.0", "failed"]
     assert "  reason: import failed: ModuleNotFoundError" in out
     assert "codec tprov.t_kind -> t_one_plugin:Codec  [CONFLICT]" in out
     assert "Conflicts (raised when the key is first used):" in out
@@ -221,3 +220,87 @@ def test_python_dash_m_affordance_runs_the_cli(installed):
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["settings"]["autoload"] is False
+
+
+WEB_SEARCH_CODEC = """
+from affordance.plugins import CodecSpec, hookimpl
+
+class Codec:
+    kind = "web_search"
+
+    def serialize(self, tool):
+        return {{"type": "web_search", "by": "{name}"}}
+
+    def parse_output(self, items, tool):
+        return None
+
+@hookimpl
+def affordance_register_codecs():
+    return [CodecSpec("openai", "web_search", "{module}:Codec")]
+"""
+
+HOSTED_PROMPT = """
+from dataclasses import dataclass
+from affordance import HostedTool, MarkdownSection, PromptTemplate
+
+@dataclass(frozen=True)
+class Config:
+    pass
+
+PROMPT = PromptTemplate(name="search", sections=[MarkdownSection(
+    title="Task", template="Find it.",
+    hosted_tools=[HostedTool("web_search", "search", "Search the web.", Config())])])
+"""
+
+
+@pytest.mark.usefixtures("fresh_default_host")
+def test_render_shows_a_hosted_tool_as_its_codec_declares_it(installed, fake_dists, capsys):
+    pytest.importorskip("affordance_openai", reason="needs the OpenAI plugin and its SDK")
+    installed(
+        ("search-a", WEB_SEARCH_CODEC.format(name="a", module="search_a_plugin")),
+        allow=["openai", "search-a"],
+    )
+    fake_dists.module("hosted_prompt", HOSTED_PROMPT)
+
+    code = main(["render", "hosted_prompt:PROMPT", "--provider", "openai", "--json"])
+
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["request"]["tools"] == [
+        {"type": "web_search", "by": "a"}
+    ]
+
+
+@pytest.mark.usefixtures("fresh_default_host")
+def test_render_exits_with_the_conflict_error_evaluate_would_raise(installed, fake_dists, capsys):
+    pytest.importorskip("affordance_openai", reason="needs the OpenAI plugin and its SDK")
+    installed(
+        ("search-a", WEB_SEARCH_CODEC.format(name="a", module="search_a_plugin")),
+        ("search-b", WEB_SEARCH_CODEC.format(name="b", module="search_b_plugin")),
+        allow=["openai", "search-a", "search-b"],
+    )
+    fake_dists.module("hosted_prompt", HOSTED_PROMPT)
+
+    code = main(["render", "hosted_prompt:PROMPT", "--provider", "openai"])
+
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "codec openai.web_search is contributed by affordance-search-a" in err
+    assert 'AFFORDANCE_PIN="openai.web_search=' in err
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("no_such_module_here:PROMPT", "No module named 'no_such_module_here'"),
+        ("json:NO_SUCH_PROMPT", "json has no attribute 'NO_SUCH_PROMPT'"),
+        ("json", "expected MODULE:PROMPT, got 'json'"),
+        ("json:JSONDecoder", "expected a PromptTemplate or RenderedPrompt, got JSONDecoder"),
+    ],
+)
+def test_render_reports_a_bad_target_in_one_line(capsys, target, message):
+    code = main(["render", target])
+
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.count("\n") == 1
+    assert message in err

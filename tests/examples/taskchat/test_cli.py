@@ -52,13 +52,15 @@ def test_an_unknown_provider_lists_the_choices() -> None:
 
 
 def test_serve_reports_a_setup_problem_and_exits_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    pytest.importorskip("affordance_openai")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     database = tmp_path / "t.db"
-    code = main(["serve", "--database-url", f"sqlite:///{database}", "--provider", "anthropic"])
+    code = main(["serve", "--database-url", f"sqlite:///{database}", "--provider", "openai"])
 
     assert code == 2
-    assert "needs the affordance-anthropic plugin" in capsys.readouterr().err
+    assert "needs an API key: set OPENAI_API_KEY" in capsys.readouterr().err
 
 
 def test_serve_refuses_a_database_of_another_schema_version(

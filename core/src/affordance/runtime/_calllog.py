@@ -11,6 +11,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from affordance.runtime.log_context import current_log_fields
+
 __all__ = ["argument_kinds", "log_call"]
 
 logger = logging.getLogger("affordance.tools")
@@ -65,6 +67,8 @@ def log_call(
         "affordance_error_code": error_code,
         "affordance_cached": cached,
     }
+    for name, value in current_log_fields().items():
+        extra[f"affordance_{name}"] = value
     logger.log(
         level,
         "tool call %s outcome=%s duration_ms=%.3f attempts=%d%s",

@@ -54,6 +54,8 @@ class ScriptedAdapter(ProviderAdapter):
     """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
 
     ``responder`` answers when the script is empty (useful when many runs share one adapter).
+    Every request is kept in :attr:`requests`; ``record=False`` keeps none (a long-lived
+    adapter, e.g. an app's offline model, must not grow without bound).
     Streamed (``stream``/``astream``), each answer arrives in pieces of ``stream_chunk``
     characters, so offline tests and demos show streaming as a provider would.
     Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
@@ -72,17 +74,20 @@ class ScriptedAdapter(ProviderAdapter):
         codecs_of: str | None = None,
         executor: ToolExecutor | None = None,
         stream_chunk: int = 8,
+        record: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(executor=executor, codecs=codecs, **options)
         if stream_chunk < 0:
             raise ValueError(f"stream_chunk must be 0 (whole) or positive, got {stream_chunk}")
         self.stream_chunk = stream_chunk
+        self._record = record
         self._steps: deque[Step] = deque(steps)
         self._responder = responder
         self._codecs_of = codecs_of
         self._lock = threading.Lock()
         self.requests: list[ModelRequest] = []
+        self.sent = 0
 
     def add(self, *steps: Step) -> None:
         with self._lock:
@@ -90,11 +95,13 @@ class ScriptedAdapter(ProviderAdapter):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         with self._lock:
-            self.requests.append(request)
+            self.sent += 1
+            if self._record:
+                self.requests.append(request)
             step: Step | None = self._steps.popleft() if self._steps else self._responder
         if step is None:
             raise AssertionError(
-                f"ScriptedAdapter has no step left for request {len(self.requests)} "
+                f"ScriptedAdapter has no step left for request {self.sent} "
                 f"(turn {request.turn} of {request.prompt_name!r})"
             )
         if isinstance(step, BaseException):

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
+from affordance.adapters.errors import describe_error_body
 from affordance.adapters.sse import SseEvent
 from affordance.runtime.deltas import (
     Delta,
@@ -61,7 +62,7 @@ class ChatStream:
             raise UnusableResponseError(f"a chunk is {type(chunk).__name__}, not an object")
         error = chunk.get("error")
         if error is not None:
-            raise StreamFailedError(_describe(error))
+            raise StreamFailedError(describe_error_body({"error": error}, str(error)))
         if self._response_id is None and isinstance(chunk.get("id"), str):
             self._response_id = chunk["id"]
         if isinstance(chunk.get("usage"), dict):
@@ -122,10 +123,3 @@ class ChatStream:
         reason = finish_reason(self._reason, bool(self._calls), self._refusal)
         out.append(TurnEnd(self._usage, reason, self._response_id))
         return out
-
-
-def _describe(error: Any) -> str:
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        kind = error.get("code") or error.get("type")
-        return f"{kind}: {error['message']}" if kind else str(error["message"])
-    return str(error)

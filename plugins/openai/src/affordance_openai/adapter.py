@@ -30,6 +30,7 @@ from affordance.adapters import (
     decode_turn,
     read_events,
 )
+from affordance.adapters.errors import transport_errors
 from affordance.adapters.resolution import SerializerFactories
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
@@ -37,7 +38,7 @@ from affordance.tools.tool import Tool
 from affordance_openai import _chat, _responses
 from affordance_openai._body import PreparedRequest, RequestSettings, build_body
 from affordance_openai._chat_stream import ChatStream
-from affordance_openai._errors import PROVIDER, provider_error, transport_errors
+from affordance_openai._errors import PROVIDER, provider_error
 from affordance_openai._responses_stream import ResponsesStream
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,

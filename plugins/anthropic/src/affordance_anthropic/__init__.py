@@ -1,0 +1,33 @@
+"""affordance-anthropic: the Anthropic provider (the Messages API) for affordance.
+
+``AnthropicAdapter`` is resolved on first access (PEP 562), so ``import affordance_anthropic``
+does not import the ``anthropic`` SDK (over a second to import); only using the adapter does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+__all__ = ["DEFAULT_MAX_TOKENS", "AnthropicAdapter", "__version__"]
+
+DEFAULT_MAX_TOKENS = 8192
+"""``max_tokens`` when the adapter is given none (the API requires one): every current Claude
+model accepts it, and it is within the SDK's limits for a non-streamed request."""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AnthropicAdapter":
+        from affordance_anthropic.adapter import AnthropicAdapter
+
+        globals()[name] = AnthropicAdapter  # later lookups skip this function
+        return AnthropicAdapter
+    raise AttributeError(f"module 'affordance_anthropic' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from affordance_anthropic.adapter import AnthropicAdapter

@@ -1,0 +1,222 @@
+"""The Messages request body (``POST /v1/messages``) for a ``ModelRequest``.
+
+The instructions become ``system``; the transcript becomes alternating ``user`` and
+``assistant`` messages: consecutive messages of one role are merged (the API wants roles to
+alternate, and a paused turn is continued by sending its content back), tool results open the
+next user message as ``tool_result`` blocks, and an assistant turn is resent with its own content
+blocks unchanged (text with citations, thinking with signatures, tool and server-tool blocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from affordance.adapters.encoding import arguments_json, merge_extra_body
+from affordance.runtime.messages import AssistantMessage, ToolResultMessage, UserMessage
+from affordance.runtime.turn import ModelRequest
+from affordance_anthropic._schema import strict_schema_cost
+
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = [
+    "STRICT_BUDGET",
+    "PreparedRequest",
+    "RequestSettings",
+    "StrictBudget",
+    "build_body",
+    "is_content_block",
+]
+
+_CHOICES: Mapping[str, Mapping[str, Any]] = {
+    "auto": {"type": "auto"},
+    "none": {"type": "none"},
+    "required": {"type": "any"},
+}
+_BLOCK_TYPES = frozenset(
+    {
+        "text",
+        "tool_use",
+        "thinking",
+        "redacted_thinking",
+        "server_tool_use",
+        "mcp_tool_use",
+        "container_upload",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StrictBudget:
+    """What one request may spend on strict tools (*docs*: more is refused with a 400)."""
+
+    tools: int = 20
+    optional: int = 24
+    unions: int = 16
+
+
+STRICT_BUDGET = StrictBudget()
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSettings:
+    """The adapter's Anthropic-only options, as every request sends them."""
+
+    model: str
+    max_tokens: int
+    temperature: float | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRequest:
+    """A request body, and whether hosted tools were declared (their blocks go to the codecs).
+
+    ``continued`` holds the blocks of the paused turn this request continues (the transcript's
+    trailing assistant content): the answer carries on the same assistant turn, so a codec reads
+    them together with the answer's own blocks.
+    """
+
+    body: dict[str, Any]
+    hosted: bool
+    continued: tuple[Mapping[str, Any], ...] = ()
+
+
+def is_content_block(item: Mapping[str, Any]) -> bool:
+    """Whether a provider item is one of Anthropic's assistant content blocks (to resend)."""
+    kind = item.get("type")
+    return isinstance(kind, str) and (kind in _BLOCK_TYPES or kind.endswith("_tool_result"))
+
+
+def build_body(
+    adapter: ProviderAdapter,
+    request: ModelRequest,
+    settings: RequestSettings,
+    hosted: Sequence[Mapping[str, Any]] = (),
+) -> PreparedRequest:
+    body: dict[str, Any] = {
+        "model": settings.model,
+        "max_tokens": settings.max_tokens,
+        "messages": messages(adapter, request),
+    }
+    system = request.instructions
+    tools: list[Mapping[str, Any]] = within_strict_budget(
+        [adapter.declaration(tool).wire for tool in request.tools]
+    )
+    tools.extend(hosted)
+    if tools:
+        body["tools"] = tools
+        choice = tool_choice(request.tool_choice, request.parallel_tool_calls)
+        if choice is not None:
+            body["tool_choice"] = choice
+    if request.output_schema is not None:
+        formatted = adapter.output_format(request.output_schema, request.output_name).wire
+        for key, value in formatted.items():
+            if key == "system" and isinstance(value, str):
+                system = value if system is None else f"{system}\n\n{value}"
+            else:
+                merge_extra_body(body, {key: value})
+    if system is not None:
+        body["system"] = system
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    merge_extra_body(body, settings.extra_body)
+    continued = _continued_blocks(body["messages"]) if hosted else ()
+    return PreparedRequest(body, hosted=bool(hosted), continued=continued)
+
+
+def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    if not sent or sent[-1]["role"] != "assistant":
+        return ()
+    content = sent[-1]["content"]
+    return tuple(content) if isinstance(content, list) else ({"type": "text", "text": content},)
+
+
+def tool_choice(choice: Any, parallel: bool | None) -> Mapping[str, Any] | None:
+    """``auto``/``none``/``required``/a tool name as Anthropic's ``tool_choice`` object; a
+    mapping is the caller's wire value, sent as is. ``parallel=False`` adds
+    ``disable_parallel_tool_use`` (to ``auto`` when no choice was given; ``none`` takes none)."""
+    if isinstance(choice, Mapping):
+        return choice
+    if choice is None:
+        wire: dict[str, Any] | None = None if parallel is not False else {"type": "auto"}
+    elif choice in _CHOICES:
+        wire = dict(_CHOICES[choice])
+    else:
+        wire = {"type": "tool", "name": str(choice)}
+    if wire is not None and parallel is False and wire["type"] != "none":
+        wire["disable_parallel_tool_use"] = True
+    return wire
+
+
+def within_strict_budget(
+    declarations: Sequence[Mapping[str, Any]], budget: StrictBudget = STRICT_BUDGET
+) -> list[Mapping[str, Any]]:
+    """The declarations, each strict one kept strict while the request's budget lasts (in
+    order); one that would overspend it is sent without ``strict`` rather than refused."""
+    count = optional = unions = 0
+    kept: list[Mapping[str, Any]] = []
+    for declaration in declarations:
+        if declaration.get("strict") is not True:
+            kept.append(declaration)
+            continue
+        schema = declaration.get("input_schema")
+        cost = strict_schema_cost(schema if isinstance(schema, Mapping) else {})
+        if (
+            count + 1 <= budget.tools
+            and optional + cost.optional <= budget.optional
+            and unions + cost.unions <= budget.unions
+        ):
+            count, optional, unions = count + 1, optional + cost.optional, unions + cost.unions
+            kept.append(declaration)
+        else:
+            kept.append({k: v for k, v in declaration.items() if k != "strict"})
+    return kept
+
+
+# -- the transcript ----------------------------------------------------------------------------
+
+
+def messages(adapter: ProviderAdapter, request: ModelRequest) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for message in request.messages:
+        if isinstance(message, UserMessage):
+            if message.text:
+                _add(out, "user", [{"type": "text", "text": message.text}])
+        elif isinstance(message, ToolResultMessage):
+            _add(out, "user", [adapter.tool_result(message)])
+        else:
+            blocks = assistant_blocks(message)
+            if blocks:
+                _add(out, "assistant", blocks)
+    for entry in out:
+        content = entry["content"]
+        if entry["role"] == "user":  # tool results first, as the API requires
+            content.sort(key=lambda block: block.get("type") != "tool_result")
+        if len(content) == 1 and content[0].get("type") == "text" and len(content[0]) == 2:
+            entry["content"] = content[0]["text"]  # a lone plain text: the short form
+    return out
+
+
+def _add(out: list[dict[str, Any]], role: str, blocks: list[Any]) -> None:
+    if out and out[-1]["role"] == role:
+        out[-1]["content"].extend(blocks)
+    else:
+        out.append({"role": role, "content": blocks})
+
+
+def assistant_blocks(message: AssistantMessage) -> list[Mapping[str, Any]]:
+    """The turn's own content blocks, unchanged and in order, then whatever they lack (a turn
+    recorded by another provider, or built by hand, has no Anthropic blocks)."""
+    blocks = [item for item in message.provider_items if is_content_block(item)]
+    echoed_calls = {block.get("id") for block in blocks if block["type"] == "tool_use"}
+    if message.text and not any(block["type"] == "text" for block in blocks):
+        blocks.insert(0, {"type": "text", "text": message.text})
+    blocks.extend(
+        {"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_json(call)}
+        for call in message.tool_calls
+        if call.id not in echoed_calls
+    )
+    return blocks

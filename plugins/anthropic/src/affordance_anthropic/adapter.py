@@ -1,0 +1,289 @@
+"""``AnthropicAdapter``: evaluates prompts with Anthropic's Messages API.
+
+The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` reads a whole
+answer and :mod:`._stream` a streamed one into the core's turn and deltas; the tool
+declarations, tool-result blocks and output formats come from the serializers the plugin
+registry resolves (:mod:`.serializers` by default); the loop, tool execution and confirmations
+are the core's. Requests go through the SDK's raw paths (``with_raw_response`` /
+``with_streaming_response``) with the body handed over as ``extra_body``, and the answer is
+parsed once with ``json.loads`` (per event, when streaming): the SDK still owns auth, base URL,
+headers, timeouts and retries, but neither walks our body against its TypedDicts nor builds
+pydantic models we would only dump again (``specs/adapters/anthropic.md`` has the measurements).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, ClassVar, TypeVar
+
+import anthropic
+
+from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
+from affordance.adapters.decoding import adecode_stream, decode_stream
+from affordance.adapters.errors import transport_errors
+from affordance.adapters.resolution import SerializerFactories
+from affordance.adapters.sse import aread_events, read_events
+from affordance.errors import PromptEvaluationError
+from affordance.runtime.deltas import Delta
+from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance_anthropic import DEFAULT_MAX_TOKENS
+from affordance_anthropic._errors import PROVIDER, provider_error
+from affordance_anthropic._reply import parse_message
+from affordance_anthropic._request import PreparedRequest, RequestSettings, build_body
+from affordance_anthropic._stream import StreamTranslator
+from affordance_anthropic.serializers import (
+    AnthropicOutputSerializer,
+    AnthropicToolResultSerializer,
+    AnthropicToolSerializer,
+)
+
+__all__ = ["AnthropicAdapter"]
+
+_REQUEST_ID = "request-id"
+
+
+class AnthropicAdapter(ProviderAdapter):
+    """Anthropic through the official ``anthropic`` SDK.
+
+    ``client`` is a ready ``anthropic.Anthropic`` or ``anthropic.AsyncAnthropic``
+    (``async_client`` adds the other kind), so callers control keys, base URL, proxies, timeouts
+    and ``max_retries``; the SDK's retries are the only retries. With no client at all, each kind
+    is built once from the environment (``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``) on first
+    use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you
+    pass with ``close_clients=True``.
+
+    ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. Every
+    request passes an explicit timeout (the client's own, or less when the evaluation's deadline
+    is nearer), so the SDK's guard against long non-streamed requests never refuses one; for a
+    large ``max_tokens``, prefer ``stream()``/``astream()``, which are never cut by a read
+    timeout while tokens flow. ``extra_body`` is merged last into every request body, object
+    values key by key (``{"thinking": {"type": "adaptive"}}``, ``{"output_config": {"effort":
+    "low"}}``, ``{"stop_sequences": [...]}``). The loop options (``tool_choice``,
+    ``parallel_tool_calls``, ``max_turns``, ...) and ``serializers``/``codecs`` overrides are
+    those of :class:`~affordance.adapters.ProviderAdapter`.
+    """
+
+    name: ClassVar[str] = PROVIDER
+    default_serializers: ClassVar[SerializerFactories] = {
+        "tool": AnthropicToolSerializer,
+        "tool_result": AnthropicToolResultSerializer,
+        "output": AnthropicOutputSerializer,
+    }
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: anthropic.Anthropic | anthropic.AsyncAnthropic | None = None,
+        async_client: anthropic.AsyncAnthropic | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        temperature: float | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        close_clients: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        if not model:
+            raise ValueError(f"model must be a non-empty string, got {model!r}")
+        if isinstance(max_tokens, bool) or max_tokens < 1:
+            raise ValueError(f"max_tokens must be a positive integer, got {max_tokens!r}")
+        self.clients = ClientPair(
+            client,
+            async_client,
+            provider=PROVIDER,
+            sync_type=anthropic.Anthropic,
+            async_type=anthropic.AsyncAnthropic,
+            build_sync=lambda: _with_credentials(anthropic.Anthropic()),
+            build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
+            close_sync=anthropic.Anthropic.close,
+            close_async=anthropic.AsyncAnthropic.close,
+            close_clients=close_clients,
+        )
+        self.settings = RequestSettings(
+            model=model,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            extra_body=dict(extra_body or {}),
+        )
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+    @property
+    def max_tokens(self) -> int:
+        return self.settings.max_tokens
+
+    # -- ProviderAdapter ---------------------------------------------------------------------
+
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self._prepare(request)
+        client = self.clients.sync_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        try:
+            raw = client.messages.with_raw_response.create(**arguments)
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        return self._turn(raw.http_response, prepared, request.prompt_name)
+
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self._prepare(request)
+        client = self.clients.async_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        try:
+            raw = await client.messages.with_raw_response.create(**arguments)
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+        return self._turn(raw.http_response, prepared, request.prompt_name)
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        prepared = self._prepare(request)
+        client = self.clients.sync_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        try:
+            with client.messages.with_streaming_response.create(stream=True, **arguments) as raw:
+                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+                if stream.refused is not None:
+                    raise stream.not_a_stream(raw.http_response.read())
+                yield from decode_stream(read_events(raw.iter_lines()), **stream.decoding)
+                stream.finish()
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        prepared = self._prepare(request)
+        client = self.clients.async_client()
+        arguments = self._arguments(prepared, request, client.timeout)
+        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
+        try:
+            async with opened as raw:
+                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+                if stream.refused is not None:
+                    raise stream.not_a_stream(await raw.http_response.aread())
+                deltas = adecode_stream(aread_events(raw.iter_lines()), **stream.decoding)
+                async with contextlib.aclosing(deltas):
+                    async for delta in deltas:
+                        yield delta
+                stream.finish()
+        except anthropic.AnthropicError as error:
+            raise provider_error(
+                error, prompt_name=request.prompt_name, max_retries=client.max_retries
+            ) from error
+
+    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
+        return self._prepare(request).body
+
+    # -- translation -------------------------------------------------------------------------
+
+    def _prepare(self, request: ModelRequest) -> PreparedRequest:
+        """The request body for ``request``, and what reading its answer needs."""
+        return build_body(self, request, self.settings, self.hosted_declarations(request))
+
+    def _arguments(
+        self, prepared: PreparedRequest, request: ModelRequest, client_timeout: Any
+    ) -> dict[str, Any]:
+        """The SDK call's arguments: our body passes as ``extra_body``, so the SDK does not walk
+        it against its typed parameters; the typed ``messages`` stay empty. The timeout is
+        always explicit (see the class docstring) and never outlasts the deadline."""
+        return {
+            "model": self.settings.model,
+            "max_tokens": self.settings.max_tokens,
+            "messages": [],
+            "extra_body": prepared.body,
+            "timeout": _timeout(client_timeout, request.timeout()),
+        }
+
+    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
+        return decode_turn(
+            response.content,
+            lambda data: parse_message(data, prepared.hosted, prepared.continued),
+            provider=PROVIDER,
+            prompt_name=prompt_name,
+            status=response.status_code,
+            request_id=response.headers.get(_REQUEST_ID),
+        )
+
+    # -- clients -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the sync client if this adapter owns it (built it from the environment, or was
+        given it with ``close_clients=True``)."""
+        self.clients.close()
+
+    async def aclose(self) -> None:
+        """Close the async client if this adapter owns it; on the loop that used it."""
+        await self.clients.aclose()
+
+
+ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)
+
+
+def _with_credentials(client: ClientT) -> ClientT:
+    """A client built from the environment, if it found credentials; without any, the SDK
+    would fail each request with a bare ``TypeError``, so say it once, clearly, instead."""
+    if client.api_key is None and client.auth_token is None and client.credentials is None:
+        raise RuntimeError(
+            "no Anthropic credentials found: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
+            "or pass client=anthropic.Anthropic(...)"
+        )
+    return client
+
+
+def _timeout(client_timeout: Any, remaining: float | None) -> Any:
+    """The client's timeout, bounded by the time left before the deadline (if any)."""
+    if remaining is None:
+        return client_timeout
+    remaining = max(remaining, 0.001)
+    if isinstance(client_timeout, (int, float)) and not isinstance(client_timeout, bool):
+        return min(float(client_timeout), remaining)
+    return remaining
+
+
+class _Stream:
+    """What reading one streamed answer needs: the translator and how the core's decoder maps
+    failures; and the checks before (a JSON answer is no stream) and after (no ``message_stop``:
+    the SDK reports a body cut short as nothing at all)."""
+
+    def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
+        self._status: int | None = http_response.status_code
+        self._request_id: str | None = http_response.headers.get(_REQUEST_ID)
+        self._prompt_name = prompt_name
+        self._translator = StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
+        content_type = http_response.headers.get("content-type", "")
+        self.refused: str | None = content_type if "json" in content_type else None
+        self.decoding: dict[str, Any] = {
+            "translate": self._translator,
+            "provider": PROVIDER,
+            "prompt_name": prompt_name,
+            "request_id": self._request_id,
+            "transport_errors": transport_errors(http_response),
+        }
+
+    def finish(self) -> None:
+        if not self._translator.done:
+            raise PromptEvaluationError(
+                "the anthropic stream ended before message_stop; the answer so far is "
+                "incomplete and was not used",
+                prompt_name=self._prompt_name,
+                phase="response",
+                provider=PROVIDER,
+                status=self._status,
+                request_id=self._request_id,
+            )
+
+    def not_a_stream(self, body: bytes) -> PromptEvaluationError:
+        return malformed_response(
+            f"expected an event stream, got {self.refused}",
+            provider=PROVIDER,
+            prompt_name=self._prompt_name,
+            status=self._status,
+            request_id=self._request_id,
+            raw_text=body.decode("utf-8", errors="replace"),
+        )

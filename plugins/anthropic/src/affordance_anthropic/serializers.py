@@ -1,0 +1,98 @@
+"""Anthropic's serializers, one per role of the provider contract (registered at priority 0).
+
+- ``tool``: the tool object ``{name, description, input_schema, strict: true}``, strict whenever
+  the params schema fits Anthropic's strict subset without changing its meaning (:mod:`._schema`);
+  otherwise ``{name, description, input_schema}`` with the schema as is and a note saying why.
+- ``tool_result``: the whole ``tool_result`` block the next user message starts with:
+  ``{type: tool_result, tool_use_id, content}``, plus ``is_error: true`` for a failed call.
+- ``output``: what the request body gains for structured output — ``{"output_config": {"format":
+  {"type": "json_schema", "schema": ...}}}`` when the schema fits the strict subset (JSON outputs
+  are always strict), else ``{"system": "<instructions carrying the schema>"}``, appended to the
+  system prompt: the documented fallback for a schema the grammar cannot express. The core
+  validates the answer against the schema either way.
+
+Pure dict transforms: importing this module imports no SDK.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from affordance.runtime.messages import ToolResultMessage
+from affordance.runtime.serializers import OutputFormat, ToolDeclaration
+from affordance.tools.tool import Tool
+from affordance_anthropic._schema import strict_schema
+
+__all__ = [
+    "AnthropicOutputSerializer",
+    "AnthropicToolResultSerializer",
+    "AnthropicToolSerializer",
+    "output_instructions",
+]
+
+
+class AnthropicToolSerializer:
+    """Role ``tool``: strict tool declarations where the schema allows it.
+
+    ``strict=False`` never asks for strict mode (for a model without strict tool use).
+    """
+
+    def __init__(self, *, strict: bool = True) -> None:
+        self.strict = strict
+
+    def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
+        schema = tool.parameters_schema()
+        if not self.strict:
+            wire = {"name": tool.name, "description": tool.description, "input_schema": schema}
+            return ToolDeclaration(wire, note="strict mode is off for this serializer")
+        converted = strict_schema(schema)
+        declared: dict[str, Any] = {
+            "name": tool.name,
+            "description": tool.description,
+            "input_schema": converted.schema,
+        }
+        if converted.strict:
+            declared["strict"] = True
+        note = None if converted.reason is None else f"not strict: {converted.reason}"
+        return ToolDeclaration(declared, note=note)
+
+
+class AnthropicToolResultSerializer:
+    """Role ``tool_result``: the ``tool_result`` block, flagged ``is_error`` when it failed."""
+
+    def serialize(self, message: ToolResultMessage) -> dict[str, Any]:
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.call_id}
+        if message.content:  # an empty text is refused by the API; no content is allowed
+            block["content"] = message.content
+        if message.is_error:
+            block["is_error"] = True
+        return block
+
+
+class AnthropicOutputSerializer:
+    """Role ``output``: native JSON outputs where the schema allows it, else instructions.
+
+    ``native=False`` always uses the instructions (for a model without JSON outputs).
+    """
+
+    def __init__(self, *, native: bool = True) -> None:
+        self.native = native
+
+    def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
+        if self.native:
+            converted = strict_schema(schema)
+            if converted.strict:
+                json_format = {"type": "json_schema", "schema": converted.schema}
+                return OutputFormat({"output_config": {"format": json_format}})
+        return OutputFormat({"system": output_instructions(schema, name)})
+
+
+def output_instructions(schema: Mapping[str, Any], name: str) -> str:
+    """The system-prompt text asking for ``name`` as JSON matching ``schema``."""
+    text = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+    return (
+        f"Give your final answer ({name}) as a single JSON value matching this JSON Schema, "
+        f"with no other text before or after it:\n{text}"
+    )
