@@ -16,11 +16,14 @@ changes. Everything after the task name is passed to the tool it runs (pytest fo
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import venv
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -29,6 +32,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".affordance-setup"
 WHEELS = ROOT / "dist" / "wheels"
+MATRIX_RESULT = ROOT / ".tox" / "matrix-result.json"
 PYENV_PYTHONS = ("3.11.7", "3.10.13", "3.12.1", "3.13.0")
 TOX_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 
@@ -134,14 +138,70 @@ def matrix() -> int:
     # recreate the envs, so every run tests the code as it is now.
     names = [wheel.name.split("-")[0] for wheel in WHEELS.glob("*.whl")]
     run([str(BIN / "uv"), "cache", "clean", "--quiet", *names], env=env)
-    results = ROOT / "dist" / "tox-results.json"
     command = [str(BIN / "tox"), "run-parallel", "--recreate", "--parallel", "2"]
-    command += ["--result-json", str(results)]
-    command.append("--parallel-no-spinner")
+    command += ["--parallel-no-spinner", "--result-json", str(MATRIX_RESULT)]
     if missing:
         sys.stdout.write(f"note: Python {', '.join(missing)} not found; their envs are skipped\n")
         command.append("--skip-missing-interpreters=true")
-    return run(command, env=env)
+    MATRIX_RESULT.parent.mkdir(exist_ok=True)
+    MATRIX_RESULT.unlink(missing_ok=True)
+    code = run(command, env=env)
+    outcomes = read_matrix_result(MATRIX_RESULT)
+    sys.stdout.write(matrix_summary(outcomes, missing))
+    if code == 0 and env.get("CI") and (not outcomes or any(not o.ran for o in outcomes)):
+        return 1  # tox calls a run with skipped envs a success; CI needs every one of them
+    return code
+
+
+@dataclass(frozen=True)
+class EnvOutcome:
+    """One tox environment of a matrix run: whether it ran (not skipped) and passed."""
+
+    name: str
+    ran: bool
+    passed: bool
+
+
+def read_matrix_result(path: Path) -> list[EnvOutcome]:
+    """The environments of tox's ``--result-json`` journal; none if tox wrote no journal.
+
+    An environment without a result never ran (tox was interrupted first): it counts as
+    skipped, like one whose interpreter is missing.
+    """
+    try:
+        journal = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    outcomes = []
+    for name, entry in sorted(journal.get("testenvs", {}).items()):
+        result = entry.get("result") if isinstance(entry, dict) else None
+        if not isinstance(result, dict) or result.get("skipped", False):
+            outcomes.append(EnvOutcome(name, ran=False, passed=False))
+        else:
+            outcomes.append(EnvOutcome(name, ran=True, passed=bool(result.get("success"))))
+    return outcomes
+
+
+def matrix_summary(outcomes: Sequence[EnvOutcome], missing: Sequence[str]) -> str:
+    """What the matrix covered, said plainly after tox's own report (which calls a run with
+    skipped environments a success)."""
+    if not outcomes:
+        return "tox matrix: tox wrote no result; see its output above\n"
+    ran = [o for o in outcomes if o.ran]
+    failed = [o.name for o in ran if not o.passed]
+    skipped = [o.name for o in outcomes if not o.ran]
+    if failed:
+        verdict = f"{len(failed)} failed ({', '.join(failed)})"
+    elif not ran:
+        verdict = "nothing was tested"
+    else:
+        verdict = "all that ran passed" if skipped else "all passed"
+    lines = [f"tox matrix: {len(ran)} of {len(outcomes)} environments ran; {verdict}"]
+    if skipped:
+        why = f" (Python {', '.join(missing)} not found)" if missing else ""
+        lines.append(f"tox matrix: {len(skipped)} skipped: {', '.join(skipped)}{why}")
+        lines.append("tox matrix: INCOMPLETE - the skipped environments were not tested")
+    return "\n".join(lines) + "\n"
 
 
 # -- environment -------------------------------------------------------------------------------

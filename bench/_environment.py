@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _plan import ANTHROPIC_PLUGIN, CORE, MIN_PYTHON, OPENAI_PLUGIN, REQUIREMENTS, ROOT, VENVS
+from _plan import (
+    ANTHROPIC_PLUGIN,
+    CORE,
+    GOOGLE_PLUGIN,
+    MIN_PYTHON,
+    OPENAI_PLUGIN,
+    REQUIREMENTS,
+    ROOT,
+    VENVS,
+)
 
 # -- the bench environment -------------------------------------------------------------------
 
@@ -118,12 +127,9 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         else:
             _check(run_command([interpreter, "-m", "venv", venv], env=env))
             install = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        plugin_present = (OPENAI_PLUGIN / "pyproject.toml").exists()
-        done = run_command(
-            [*install, "-r", REQUIREMENTS, CORE, *([OPENAI_PLUGIN] if plugin_present else [])],
-            env=env,
-        )
-        if done.returncode != 0 and plugin_present:  # a plugin mid-edit must not stop the bench
+        plugins = [p for p in (OPENAI_PLUGIN, GOOGLE_PLUGIN) if (p / "pyproject.toml").exists()]
+        done = run_command([*install, "-r", REQUIREMENTS, CORE, *plugins], env=env)
+        if done.returncode != 0 and plugins:  # a plugin mid-edit must not stop the bench
             done = run_command([*install, "-r", REQUIREMENTS, CORE], env=env)
         _check(done)
         stamp_path.write_text(json.dumps(stamp, indent=2))
@@ -145,6 +151,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
             plugin = f"skipped: plugin not installed ({last_line(done.stderr)})"
     if (ANTHROPIC_PLUGIN / "pyproject.toml").exists():  # its SDK is pinned in the peers file;
         run_command([*local, ANTHROPIC_PLUGIN], env=env)  # e2e_anthropic skips it if absent
+    if (GOOGLE_PLUGIN / "pyproject.toml").exists():  # e2e_google skips affordance without it
+        run_command([*local, GOOGLE_PLUGIN], env=env)
     if plugin != "installed":
         uninstall = (
             [uv, "pip", "uninstall", "--quiet", "--python", python]

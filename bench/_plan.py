@@ -18,6 +18,7 @@ REQUIREMENTS = BENCH / "requirements-peers.txt"
 CORE = ROOT / "core"
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
 ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
+GOOGLE_PLUGIN = ROOT / "plugins" / "google"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
@@ -33,6 +34,8 @@ FRAMEWORK_ORDER = (
     "openai-sdk-raw",
     "anthropic-sdk",
     "anthropic-sdk-raw",
+    "google-sdk",
+    "google-sdk-raw",
 )
 
 
@@ -79,6 +82,14 @@ PLANS = (
         1,
         240,
         reference="anthropic-sdk",
+    ),
+    MeasurePlan(
+        "e2e_google",
+        "End to end: the real google-genai SDK against the loopback server, plain and streamed",
+        3,
+        1,
+        240,
+        reference="google-sdk",
     ),
     MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
@@ -186,6 +197,22 @@ GOALS += tuple(
     )
 )
 
+GOALS += tuple(
+    Goal(
+        f"Google adapter ≤ 110% of the SDK by hand: {label}",
+        "e2e_google",
+        key,
+        reference="google-sdk",
+        max_ratio=1.10,
+    )
+    for key, label in (
+        ("plain_sync", "generateContent, sync"),
+        ("plain_async", "generateContent, async"),
+        ("stream_sync", "streamGenerateContent, sync"),
+        ("stream_async", "streamGenerateContent, async"),
+    )
+)
+
 # Not the project's goals, shown beside them: the adapter against the SDK's fastest path
 # (``with_raw_response`` + ``json.loads``), which is what the adapter itself uses.
 STRETCH = tuple(
@@ -201,6 +228,20 @@ STRETCH = tuple(
         ("chat_async", "Chat Completions, async"),
         ("responses_sync", "Responses, sync"),
         ("responses_async", "Responses, async"),
+    )
+) + tuple(
+    Goal(
+        f"stretch: Google adapter ≤ 110% of the SDK's HTTP layer by hand: {label}",
+        "e2e_google",
+        key,
+        reference="google-sdk-raw",
+        max_ratio=1.10,
+    )
+    for key, label in (
+        ("plain_sync", "generateContent, sync"),
+        ("plain_async", "generateContent, async"),
+        ("stream_sync", "streamGenerateContent, sync"),
+        ("stream_async", "streamGenerateContent, async"),
     )
 )
 

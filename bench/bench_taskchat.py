@@ -12,7 +12,13 @@ time of the burst and the throughput. Scenarios:
 - list: N new conversations, each "list my tasks" over the tasks created so far;
 - delete+confirm: N conversations ask to delete a task and approve it: the first request
   suspends for confirmation (stored), the second finishes the turn from the database; the
-  latency is that of the approving request.
+  latency is that of the approving request;
+- stream: N new conversations, each "add a task to ..." through `POST /api/v1/chat/stream`,
+  read as it arrives: the time to the first `text_delta` event (the model's reply beginning,
+  after its `create_task` call has run) and to the final `reply` event, each as p50 / p99.
+
+The server's offline model streams without pauses (`--offline-pace 0`), so the figures are the
+server's own costs: database, tools, two model turns, the event stream.
 
 Standalone rather than a measure of `bench/run.py`: the suite compares frameworks side by side
 in its own venv of peers; this is one application with no peer.
@@ -56,6 +62,8 @@ def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
         f"sqlite:///{database}",
         "--log-level",
         "warning",
+        "--offline-pace",
+        "0",
     ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -109,6 +117,36 @@ def delete_and_confirm(first_id: int) -> Scenario:
     return run
 
 
+async def stream(client: httpx.AsyncClient, n: int) -> tuple[float, float]:
+    """One streamed chat: seconds to the first text delta, and to the final reply event."""
+    body = {"message": f"add a task to streamed item {n}"}
+    started = time.perf_counter()
+    first_text: float | None = None
+    last_event = ""
+    async with client.stream("POST", "/api/v1/chat/stream", json=body) as response:
+        if response.status_code != 200:
+            raise RuntimeError(f"{response.status_code}: {(await response.aread())[:200]!r}")
+        async for line in response.aiter_lines():
+            if line.startswith("event: "):
+                last_event = line.removeprefix("event: ")
+                if last_event == "text_delta" and first_text is None:
+                    first_text = time.perf_counter() - started
+    total = time.perf_counter() - started
+    if last_event != "reply" or first_text is None:
+        raise RuntimeError(f"stream ended with {last_event!r}, first text at {first_text}")
+    return first_text, total
+
+
+async def stream_burst(url: str, requests: int) -> tuple[list[float], list[float], float]:
+    limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
+        await client.get("/api/v1/tools")
+        started = time.perf_counter()
+        timings = await asyncio.gather(*(stream(client, n) for n in range(requests)))
+        wall = time.perf_counter() - started
+    return [first for first, _ in timings], [total for _, total in timings], wall
+
+
 async def burst(url: str, scenario: Scenario, requests: int) -> tuple[list[float], float]:
     limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
@@ -135,6 +173,18 @@ def row(name: str, latencies: list[float], wall: float) -> str:
         wall * 1000,
     ]
     rate = len(latencies) / wall
+    return f"| {name} | " + " | ".join(f"{c:.0f}" for c in cells) + f" | {rate:.0f} |"
+
+
+def stream_row(name: str, first: list[float], total: list[float], wall: float) -> str:
+    cells = [
+        statistics.median(first) * 1000,
+        percentile(first, 0.99) * 1000,
+        statistics.median(total) * 1000,
+        percentile(total, 0.99) * 1000,
+        wall * 1000,
+    ]
+    rate = len(total) / wall
     return f"| {name} | " + " | ".join(f"{c:.0f}" for c in cells) + f" | {rate:.0f} |"
 
 
@@ -165,6 +215,14 @@ def main() -> None:
                 latencies, wall = asyncio.run(burst(url, delete_and_confirm(created + 1), n))
                 print(row(f"delete+confirm, round {round_number}", latencies, wall))
                 created += n
+            print(
+                "\n| streamed burst | first text p50 ms | first text p99 ms "
+                "| total p50 ms | total p99 ms | wall ms | req/s |"
+            )
+            print("| --- | --- | --- | --- | --- | --- | --- |")
+            for round_number in range(1, args.rounds + 1):
+                first, total, wall = asyncio.run(stream_burst(url, n))
+                print(stream_row(f"stream, round {round_number}", first, total, wall))
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "dist" / "tox-results.json"
+RESULTS = ROOT / ".tox" / "matrix-result.json"
 TABLE = ROOT / "specs" / "COMPATIBILITY.md"
 SDKS = {"openai": "openai", "anthropic": "anthropic", "google": "google-genai"}
 """Plugin name in an env name -> the provider SDK distribution it is tested against."""

@@ -6,15 +6,17 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from entity_tools import Entity, LookupParams, make_prompt, slow
 
 from affordance import Tool, ToolContext, ToolError, ToolResult, ToolValidationError
-from affordance.adapters import ToolResultMessage
+from affordance.adapters import ToolCall, ToolResultMessage
 from affordance.clock import Deadline
 from affordance.errors import PromptEvaluationError
 from affordance.runtime import AllowList, EventBus, ToolExecutor, ToolInvoked
+from affordance.serde import MAX_DEPTH
 from affordance.testing import FakeClock, ScriptedAdapter, text, tool_call, tool_calls
 from affordance.tools import RetryPolicy
 
@@ -337,3 +339,283 @@ def test_async_handlers_run_in_the_sync_driver():
     tool = Tool[LookupParams, Entity](name="fetch", description="Fetch.", handler=fetch)
     result, _ = run_one(tool_call("fetch", {"entity_id": "a"}), tool)
     assert result.value == Entity("a", "async")
+
+
+# -- hostile nesting: arguments and results nested past serde.MAX_DEPTH ----------------------
+
+MARKER = "zq-CONTENT-5e2a"  # the content_free_logs fixture fails a test whose logs carry it
+
+
+@dataclass(frozen=True)
+class AnyParams:
+    a: Any = None
+
+
+def echo(params: AnyParams) -> ToolResult[Any]:
+    return ToolResult.ok({"echo": MARKER}, message=f"echoed {MARKER}")
+
+
+ECHO = Tool[AnyParams, Any](name="echo", description="Echo.", handler=echo)
+
+
+def objects_text(levels: int) -> str:
+    """``{"a":{"a":...}}``: ``levels`` objects, as a model would send them."""
+    return '{"a":' * levels + f'"{MARKER}"' + "}" * levels
+
+
+def arrays_text(levels: int) -> str:
+    """An object whose ``a`` is ``levels - 1`` nested arrays."""
+    inner = levels - 1
+    return '{"a":' + "[" * inner + f'"{MARKER}"' + "]" * inner + "}"
+
+
+def objects(levels: int) -> dict[str, Any]:
+    """The same as :func:`objects_text`, already parsed (Anthropic and Google send objects)."""
+    data: Any = MARKER
+    for _ in range(levels):
+        data = {"a": data}
+    return data
+
+
+def evaluate(adapter: ScriptedAdapter, prompt: Any, *, asynchronous: bool, **options: Any) -> Any:
+    if asynchronous:
+        return asyncio.run(adapter.aevaluate(prompt, **options))
+    return adapter.evaluate(prompt, **options)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        objects_text(1_000),
+        arrays_text(1_000),
+        arrays_text(100_000),
+        objects_text(MAX_DEPTH + 1),
+        objects(1_000),
+        objects(MAX_DEPTH + 1),
+    ],
+    ids=["objects", "arrays", "arrays-100k", "objects-limit+1", "mapping", "mapping-limit+1"],
+)
+def test_arguments_nested_too_deep_are_a_failed_result_and_the_run_goes_on(
+    arguments, asynchronous, content_free_logs
+):
+    adapter = ScriptedAdapter(
+        [
+            tool_calls(tool_call("lookup", {"entity_id": MARKER})),
+            tool_calls(
+                ToolCall("deep", "echo", arguments), tool_call("lookup", {"entity_id": "b"})
+            ),
+            text("done"),
+        ],
+        executor=ToolExecutor(log_content=False),
+    )
+    response = evaluate(adapter, make_prompt(ECHO), asynchronous=asynchronous)
+    assert response.text == "done"
+    earlier, deep, sibling = (r.result for r in response.tool_results)
+    assert earlier.success  # the run's earlier results are kept
+    assert not deep.success
+    assert f"nested deeper than {MAX_DEPTH} levels" in deep.message
+    assert deep.message.startswith("Invalid arguments for 'echo'")
+    assert sibling.success
+    (message,) = [m for m in tool_messages(adapter) if m.call_id == "deep"]
+    assert message.is_error
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_arguments_nested_exactly_to_the_limit_are_accepted(asynchronous, content_free_logs):
+    adapter = ScriptedAdapter(
+        [tool_calls(ToolCall("ok", "echo", objects_text(MAX_DEPTH))), text("done")]
+    )
+    response = evaluate(adapter, make_prompt(ECHO), asynchronous=asynchronous)
+    assert response.tool_results[0].result.success
+
+
+def test_deep_arguments_never_reach_the_content_log(content_free_logs):
+    """Even with content logging on, a too-deep payload is summarized, not dumped."""
+    adapter = ScriptedAdapter(
+        [tool_calls(ToolCall("deep", "echo", objects(1_000))), text("done")],
+        executor=ToolExecutor(log_content=True),
+    )
+    response = adapter.evaluate(make_prompt(ECHO))
+    assert not response.tool_results[0].result.success
+    content = [r for r in content_free_logs.records if hasattr(r, "affordance_content")]
+    assert content
+    assert "nested too deep to log" in repr(content[0].affordance_content)  # type: ignore[attr-defined]
+    content_free_logs.caplog.clear()  # content logging was asked for; the marker may be there
+
+
+def deep_dict(levels: int) -> Any:
+    value: Any = MARKER
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+@dataclass(frozen=True)
+class Link:
+    next: Link | None = None
+    note: str = MARKER
+
+
+def deep_links(levels: int) -> Link:
+    link = Link()
+    for _ in range(levels - 1):
+        link = Link(link)
+    return link
+
+
+def returning(value: object, *, asynchronous_handler: bool = False) -> Tool[Any, Any]:
+    if asynchronous_handler:
+
+        async def handler_async(params: AnyParams) -> ToolResult[Any]:
+            return ToolResult.ok(value)
+
+        return Tool[AnyParams, Any](name="deep", description="Deep.", handler=handler_async)
+
+    def handler(params: AnyParams) -> ToolResult[Any]:
+        return ToolResult.ok(value)
+
+    return Tool[AnyParams, Any](name="deep", description="Deep.", handler=handler)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+@pytest.mark.parametrize("asynchronous_handler", [False, True], ids=["def", "async-def"])
+@pytest.mark.parametrize(
+    "value",
+    [deep_dict(600), deep_links(600), [deep_dict(MAX_DEPTH)], object()],
+    ids=["dict", "dataclass-chain", "list-limit+1", "no-json-form"],
+)
+def test_a_result_that_cannot_be_rendered_is_a_failed_result(
+    value, asynchronous, asynchronous_handler, content_free_logs
+):
+    tool = returning(value, asynchronous_handler=asynchronous_handler)
+    adapter = ScriptedAdapter(
+        [
+            tool_calls(tool_call("lookup", {"entity_id": MARKER})),
+            tool_calls(tool_call("deep", {}), tool_call("lookup", {"entity_id": "b"})),
+            text("done"),
+        ]
+    )
+    bus = EventBus()
+    events: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, events.append)
+    response = evaluate(adapter, make_prompt(tool), asynchronous=asynchronous, bus=bus)
+    assert response.text == "done"
+    earlier, deep, sibling = (r.result for r in response.tool_results)
+    assert earlier.success
+    assert sibling.success
+    assert not deep.success
+    assert deep.message.startswith("Tool 'deep' failed: its result cannot be sent to the model")
+    if type(value) is not object:
+        assert f"nested deeper than {MAX_DEPTH} levels" in deep.message
+    assert events[1].rendered_output == ""
+    (message,) = [m for m in tool_messages(adapter) if m.name == "deep"]
+    assert message.is_error
+    assert MARKER not in message.content
+
+
+def test_a_result_nested_exactly_to_the_limit_is_sent(content_free_logs):
+    tool = returning(deep_dict(MAX_DEPTH))
+    result, events = run_one(tool_call("deep", {}), tool)
+    assert result.success
+    assert events[0].rendered_output.count("{") == MAX_DEPTH
+
+
+# -- bounds the defaults promise (each test kills a mutant the suite used to let through) ------
+
+
+def test_a_cached_result_expires_at_exactly_its_ttl(content_free_logs):
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock)
+    count: list[int] = []
+
+    def counted(params: LookupParams) -> ToolResult[int]:
+        count.append(1)
+        return ToolResult.ok(len(count))
+
+    tool = Tool[LookupParams, int](
+        name="counted", description="Count.", handler=counted, cache_ttl=60
+    )
+    call = tool_call("counted", {"entity_id": MARKER})
+    assert run_one(call, tool, executor=executor)[0].value == 1
+    clock.advance(59.999)
+    assert run_one(call, tool, executor=executor)[0].value == 1  # still cached
+    clock.advance(0.001)
+    result, events = run_one(call, tool, executor=executor)
+    assert result.value == 2  # at exactly 60 s it has expired
+    assert events[0].cached is False
+
+
+def hog(clock: FakeClock, seconds: float) -> Tool[LookupParams, None]:
+    """An async tool whose handler takes ``seconds`` of the executor's clock."""
+
+    async def takes_time(params: LookupParams) -> ToolResult[None]:
+        clock.advance(seconds)
+        return ToolResult.ok(None)
+
+    return Tool[LookupParams, None](name="hog", description="Hog.", handler=takes_time, timeout=10)
+
+
+def hog_result(tool: Tool[LookupParams, None], clock: FakeClock, *, asynchronous: bool) -> Any:
+    """Run ``hog`` once with 0.5 s left before the deadline; the result it got."""
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("hog", {"entity_id": MARKER})), text("done")],
+        executor=ToolExecutor(clock=clock),
+    )
+    bus = EventBus()
+    events: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, events.append)
+    with pytest.raises(PromptEvaluationError, match="deadline"):  # the call used it up
+        evaluate(adapter, make_prompt(tool), asynchronous=asynchronous, bus=bus, deadline=0.5)
+    (event,) = events
+    return event.result
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_the_deadline_bounds_a_tools_own_timeout(asynchronous, content_free_logs):
+    clock = FakeClock()
+    # the tool allows 10 s, the evaluation has 0.5 s left: the call gets 0.5 s
+    result = hog_result(hog(clock, 1.0), clock, asynchronous=asynchronous)
+    assert result.message == "Tool 'hog' timed out after 0.5s."
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_the_deadline_is_the_timeout_of_a_tool_without_one(asynchronous, content_free_logs):
+    clock = FakeClock()
+    handler = hog(clock, 1.0).handler
+    tool = Tool[LookupParams, None](name="hog", description="Hog.", handler=handler)
+    result = hog_result(tool, clock, asynchronous=asynchronous)
+    assert result.message == "Tool 'hog' timed out after 0.5s."
+
+
+def test_timeouts_are_not_retried_by_default(content_free_logs):
+    clock = FakeClock()
+    tool = hog(clock, 20.0)  # past its 10 s timeout every time
+    result, events = run_one(
+        tool_call("hog", {"entity_id": MARKER}), tool, executor=ToolExecutor(clock=clock)
+    )
+    assert result.message == "Tool 'hog' timed out after 10s."
+    assert events[0].attempts == 1
+    assert clock.sleeps == []
+
+
+def test_timeouts_are_retried_when_the_policy_asks(content_free_logs):
+    clock = FakeClock()
+    executor = ToolExecutor(clock=clock, retry=RetryPolicy(retry_timeouts=True, jitter=0))
+    result, events = run_one(
+        tool_call("hog", {"entity_id": MARKER}), hog(clock, 20.0), executor=executor
+    )
+    assert "timed out" in result.message
+    assert events[0].attempts == 3
+
+
+def test_the_default_policy_makes_three_attempts(content_free_logs):
+    clock = FakeClock()
+    tool, calls = flaky_tool(10)
+    result, events = run_one(
+        tool_call("flaky", {"entity_id": MARKER}), tool, executor=ToolExecutor(clock=clock)
+    )
+    assert not result.success
+    assert len(calls) == 3
+    assert events[0].attempts == 3
+    assert len(clock.sleeps) == 2  # a wait between attempts, none after the last

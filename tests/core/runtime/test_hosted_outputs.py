@@ -6,7 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from affordance import HostedTool, PromptTemplate, Section
+import pytest
+
+from affordance import HostedTool, PromptEvaluationError, PromptTemplate, Section
+from affordance.adapters import ModelRequest
 from affordance.plugins import PluginHost, hookimpl
 from affordance.plugins.specs import CodecSpec
 from affordance.runtime import AllowList, EventBus, ToolCallDenied, ToolExecutor
@@ -96,3 +99,40 @@ def test_the_policy_keeps_a_hosted_tool_out_of_the_request_and_records_it():
     assert [(d.name, d.reason) for d in denied] == [
         ("search", "tool 'search' is not on the allowlist")
     ]
+
+
+class BrokenReader(FakeSearchCodec):
+    def parse_output(self, response_items: Any, tool: Any) -> SearchResult | None:
+        raise SystemExit("a codec bug")
+
+
+def test_a_codec_failing_to_read_loses_its_output_and_the_run_goes_on(caplog):
+    adapter = ScriptedAdapter(
+        [ProviderTurn(text="answer", hosted_items=ITEMS)], codecs={"web_search": BrokenReader()}
+    )
+    with caplog.at_level("WARNING", logger="affordance.hosted"):
+        response = adapter.evaluate(PROMPT)
+    assert (response.text, response.hosted_outputs) == ("answer", {})
+    (record,) = caplog.records
+    assert record.affordance_error_code == "SystemExit"  # type: ignore[attr-defined]
+    assert "a.example" not in repr(record.__dict__)
+
+
+class BrokenWriter(FakeSearchCodec):
+    def serialize(self, tool: Any) -> dict[str, Any]:
+        raise SystemExit("a codec bug")
+
+
+def test_a_codec_failing_to_declare_is_an_error_before_any_request():
+    class Wire(ScriptedAdapter):
+        def send(self, request: ModelRequest) -> ProviderTurn:
+            self.hosted_declarations(request)  # what a provider plugin does first
+            return super().send(request)
+
+    adapter = Wire([ProviderTurn(text="answer")], codecs={"web_search": BrokenWriter()})
+    with pytest.raises(
+        PromptEvaluationError, match="failed to declare hosted tool 'search'"
+    ) as info:
+        adapter.evaluate(PROMPT)
+    assert info.value.phase == "render"
+    assert adapter.requests == []

@@ -12,7 +12,7 @@ from enum import Enum
 
 import pytest
 
-from affordance.serde import dump, parse
+from affordance.serde import MAX_DEPTH, dump, parse
 
 
 class Status(Enum):
@@ -167,3 +167,38 @@ def test_round_trip_with_exclude_none() -> None:
 
 def test_round_trip_of_init_false_dataclass() -> None:
     assert parse(Counter, dump(Counter(3))) == Counter(3)
+
+
+# -- nesting depth ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    next: Link | None = None
+
+
+def chain(levels: int) -> Link:
+    link = Link()
+    for _ in range(levels - 1):
+        link = Link(link)
+    return link
+
+
+def nested_lists(levels: int) -> list[object]:
+    data: list[object] = []
+    for _ in range(levels - 1):
+        data = [data]
+    return data
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 600, 5_000])
+def test_values_nested_deeper_than_the_limit_are_refused(levels: int) -> None:
+    for value in (chain(levels), nested_lists(levels), {"a": nested_lists(levels - 1)}):
+        with pytest.raises(ValueError, match=f"nested deeper than {MAX_DEPTH} levels"):
+            dump(value)
+
+
+def test_values_nested_exactly_to_the_limit_dump() -> None:
+    assert dump(nested_lists(MAX_DEPTH)) == nested_lists(MAX_DEPTH)
+    data = dump(chain(MAX_DEPTH), exclude_none=True)
+    assert json.dumps(data).count("{") == MAX_DEPTH

@@ -42,6 +42,7 @@ def test_serde_imports_nothing_else_from_affordance() -> None:
 def test_public_api_is_explicit() -> None:
     assert sorted(affordance.serde.__all__) == [
         "FieldError",
+        "MAX_DEPTH",
         "ParseError",
         "dump",
         "parse",

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Generic, Literal, NewType, Optional, TypeVar,
 
 import pytest
 
-from affordance.serde import ParseError, parse
+from affordance.serde import MAX_DEPTH, ParseError, parse
 from affordance.serde import _parse as parse_module
 
 T = TypeVar("T")
@@ -494,3 +494,143 @@ def test_init_var_fields_are_refused_with_a_type_error() -> None:
 
     with pytest.raises(TypeError, match="InitVar"):
         parse(Secretive, {"name": "n", "token": "t"})
+
+
+# -- nesting depth ----------------------------------------------------------------------------
+
+
+def nested_objects(levels: int) -> Any:
+    """``{"a": {"a": ... 1}}`` with ``levels`` objects."""
+    data: Any = 1
+    for _ in range(levels):
+        data = {"a": data}
+    return data
+
+
+def nested_arrays(levels: int) -> Any:
+    data: Any = []
+    for _ in range(levels - 1):
+        data = [data]
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class Loose:
+    a: Any = None
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 950, 5_000])
+def test_data_nested_deeper_than_the_limit_is_a_parse_error(levels: int) -> None:
+    for data in ({"a": nested_objects(levels - 1)}, {"a": nested_arrays(levels - 1)}):
+        with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+            parse(Loose, data)
+    with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        parse(Any, nested_arrays(levels))
+
+
+def test_data_nested_exactly_to_the_limit_parses() -> None:
+    data = {"a": nested_objects(MAX_DEPTH - 1)}
+    assert parse(Loose, data) == Loose(nested_objects(MAX_DEPTH - 1))
+    assert parse(list[Any], nested_arrays(MAX_DEPTH)) == nested_arrays(MAX_DEPTH)
+
+
+def test_a_recursive_dataclass_is_bounded_by_the_same_limit() -> None:
+    deep: Any = {"name": "leaf"}
+    for _ in range(2_000):
+        deep = {"name": "n", "children": [deep]}
+    with pytest.raises(ParseError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        parse(Node, deep)
+
+
+def test_the_limit_is_documented_in_a_sane_range() -> None:
+    assert 64 <= MAX_DEPTH <= 128
+
+
+# -- work stays linear in the data: no re-parsing per level ---------------------------------------
+
+CONVERSIONS: list[str] = []
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A leaf that records each time it is built (its `__post_init__` refuses `bad`)."""
+
+    value: str
+
+    def __post_init__(self) -> None:
+        CONVERSIONS.append(self.value)
+        if self.value == "bad":
+            raise ValueError("bad leaf")
+
+
+@dataclass(frozen=True)
+class Branch:
+    children: list[Branch] = field(default_factory=list)
+    index: dict[str, Branch] = field(default_factory=dict)
+    leaf: Counted | None = None
+
+
+def test_an_invalid_leaf_deep_in_lists_is_converted_once() -> None:
+    data: Any = {"leaf": {"value": "bad"}}
+    for _ in range(30):  # re-parsing each level on failure would take 2**30 conversions
+        data = {"children": [data]}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError, match=r"children\[0\]\.children\[0\].*bad leaf"):
+        parse(Branch, data)
+    assert CONVERSIONS == ["bad"]
+
+
+def test_an_invalid_leaf_deep_in_mappings_is_converted_once() -> None:
+    data: Any = {"leaf": {"value": "bad"}}
+    for _ in range(30):
+        data = {"index": {"k": data}}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError, match="bad leaf"):
+        parse(Branch, data)
+    assert CONVERSIONS == ["bad"]
+
+
+@dataclass(frozen=True)
+class Lit:
+    type: Literal["lit"]
+    value: Counted
+
+
+@dataclass(frozen=True)
+class Add:
+    type: Literal["add"]
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Mul:
+    type: Literal["mul"]
+    left: Expr
+    right: Expr
+
+
+Expr = Union[Add, Mul, Lit]  # noqa: UP007 - a module-level alias the dataclasses above refer to
+
+
+def test_a_recursive_union_converts_each_node_once() -> None:
+    data: Any = {"type": "lit", "value": {"value": "0"}}
+    levels = 30  # trying Add, then Mul, on every level would take about 4**30 conversions
+    for level in range(1, levels + 1):
+        right = {"type": "lit", "value": {"value": str(level)}}
+        data = {"type": "mul", "left": data, "right": right}
+    CONVERSIONS.clear()
+    parsed = parse(Expr, data)
+    assert isinstance(parsed, Mul)
+    assert sorted(CONVERSIONS, key=int) == [str(level) for level in range(levels + 1)]
+
+
+def test_a_recursive_union_refuses_a_deep_error_after_one_pass() -> None:
+    data: Any = {"type": "lit", "value": {"value": "bad"}}
+    for _ in range(30):
+        data = {"type": "add", "left": data, "right": {"type": "lit", "value": {"value": "1"}}}
+    CONVERSIONS.clear()
+    with pytest.raises(ParseError):
+        parse(Expr, data)
+    assert CONVERSIONS.count("bad") == 1
+    assert CONVERSIONS.count("1") == 30

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from affordance import ToolResult
+from affordance.serde import MAX_DEPTH
 
 
 @dataclass
@@ -61,3 +62,11 @@ def test_model_text_omits_an_excluded_value():
     result = ToolResult(message="Stored.", value=Item("secret"), exclude_value_from_context=True)
     assert result.model_text() == "Stored."
     assert result.value == Item("secret")
+
+
+def test_render_refuses_a_value_nested_deeper_than_the_serde_limit():
+    value: object = "leaf"
+    for _ in range(MAX_DEPTH + 1):
+        value = [value]
+    with pytest.raises(ValueError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        ToolResult.ok(value).render()

@@ -1,11 +1,15 @@
-"""Fixtures for taskchat: an app over a SQLite file, a fake GitHub, a chat helper, a live server."""
+"""Fixtures for taskchat: an app over a SQLite file, a fake GitHub, a chat helper (plain or
+streamed), a model whose stream can be held, a live server."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -20,6 +24,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from loopback import LoopbackServer
 
+from affordance.adapters import ModelRequest
+from affordance.testing import ScriptedAdapter
+from affordance.testing.scripted import Responder, Step
 from taskchat.app import create_app
 from taskchat.settings import Settings
 
@@ -68,13 +75,45 @@ def client(make_app: AppFactory) -> Iterator[TestClient]:
         yield test_client
 
 
-class Chat:
-    """One conversation through ``POST /api/v1/chat``; every answer must be a 200."""
+Event = tuple[str, dict[str, Any]]  # a server-sent event: its name and its JSON data
 
-    def __init__(self, client: TestClient) -> None:
+
+def read_events(body: str) -> list[Event]:
+    """The events of a ``text/event-stream`` body, in order; comments (keep-alives) skipped."""
+    events: list[Event] = []
+    for block in body.split("\n\n"):
+        name, data = "message", []
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+        if data:
+            events.append((name, json.loads("\n".join(data))))
+    return events
+
+
+@pytest.fixture
+def sse_events() -> Callable[[str], list[Event]]:
+    """``sse_events(body)``: the events of a ``text/event-stream`` body."""
+    return read_events
+
+
+class Chat:
+    """One conversation through ``POST /api/v1/chat`` — or, with ``stream=True``, through
+    ``POST /api/v1/chat/stream``, whose events are kept in ``events`` and whose final ``reply``
+    event is the answer. Every answer must be a 200 (a stream must end with ``reply``)."""
+
+    def __init__(self, client: TestClient, *, stream: bool = False) -> None:
         self.client = client
+        self.stream = stream
         self.conversation_id: str | None = None
         self.last: dict[str, Any] = {}
+        self.events: list[Event] = []
         self.headers: dict[str, str] = {}  # sent with every request
 
     def say(self, message: str) -> dict[str, Any]:
@@ -90,12 +129,19 @@ class Chat:
 
     def _post(self, body: dict[str, Any]) -> dict[str, Any]:
         response = self.client.post(
-            "/api/v1/chat",
+            "/api/v1/chat/stream" if self.stream else "/api/v1/chat",
             json={"conversation_id": self.conversation_id, **body},
             headers=self.headers,
         )
         assert response.status_code == 200, response.text
-        self.last = response.json()
+        if self.stream:
+            assert response.headers["content-type"] == "text/event-stream; charset=utf-8"
+            self.events = read_events(response.text)
+            name, final = self.events[-1]
+            assert name == "reply", self.events[-1]
+            self.last = final
+        else:
+            self.last = response.json()
         self.conversation_id = self.last["conversation_id"]
         return self.last
 
@@ -106,9 +152,70 @@ def chat(client: TestClient) -> Chat:
 
 
 @pytest.fixture
-def new_chat() -> Callable[[TestClient], Chat]:
-    """``new_chat(client)``: a conversation on another app (a restarted server, say)."""
+def stream_chat(client: TestClient) -> Chat:
+    return Chat(client, stream=True)
+
+
+@pytest.fixture
+def new_chat() -> Callable[..., Chat]:
+    """``new_chat(client, stream=False)``: a conversation on another app (a restarted server,
+    say)."""
     return Chat
+
+
+class Gate:
+    """Where a held stream waits: ``reached`` once its first piece is out, until ``release()``;
+    ``ended`` once the stream is over, however it ended (finished, or closed by a cancel)."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.released = threading.Event()
+        self.ended = threading.Event()
+
+    def release(self) -> None:
+        self.released.set()
+
+    async def passage(self) -> None:
+        self.reached.set()
+        while not self.released.is_set():  # a cancellable wait; the test thread releases it
+            await asyncio.sleep(0.005)
+
+
+class HeldModel(ScriptedAdapter):
+    """A scripted model whose streamed text can be held: after ``hold()``, the next turn with
+    text stops after its first piece (``stream_chunk`` characters) until the gate is
+    released, so a test sees a reply half-streamed without timing anything."""
+
+    def __init__(
+        self,
+        steps: Iterable[Step] = (),
+        *,
+        responder: Responder | None = None,
+        stream_chunk: int = 8,
+    ) -> None:
+        super().__init__(steps, responder=responder, stream_chunk=stream_chunk)
+        self._gates: deque[Gate] = deque()
+
+    def hold(self) -> Gate:
+        """Hold the next turn that has text after its first piece."""
+        gate = Gate()
+        self._gates.append(gate)
+        return gate
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Any]:
+        turn = self.send(request)
+        gate = self._gates.popleft() if turn.text and self._gates else None
+        # the deltas of exactly this turn, as the base class streams it (text pieces first)
+        replay = ScriptedAdapter([turn], stream_chunk=self.stream_chunk).asend_stream(request)
+        try:
+            async for delta in replay:
+                yield delta
+                if gate is not None and not gate.reached.is_set():
+                    await gate.passage()
+        finally:
+            await replay.aclose()  # type: ignore[attr-defined]
+            if gate is not None:
+                gate.ended.set()
 
 
 def _tasks(client: TestClient) -> list[dict[str, Any]]:
@@ -154,7 +261,20 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(make_app: AppFactory) -> Iterator[LiveServer]:
-    server = LiveServer(make_app()).start()
-    yield server
-    server.stop()
+def held_model() -> type[HeldModel]:
+    """``held_model(steps, responder=..., stream_chunk=...)``, then ``model.hold()``."""
+    return HeldModel
+
+
+@pytest.fixture
+def live_server(make_app: AppFactory) -> Iterator[Callable[..., LiveServer]]:
+    """``live_server(**app_options)``: a started server over ``make_app(**app_options)``."""
+    servers: list[LiveServer] = []
+
+    def start(**options: Any) -> LiveServer:
+        servers.append(LiveServer(make_app(**options)).start())
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -1,4 +1,5 @@
-"""Request ids reach the library's tool-call logs, and no log record carries task content."""
+"""Request ids reach the library's tool-call logs, and no log record carries task content —
+through the plain endpoint and the streaming one."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ DESCRIPTION = "ledger passphrase 4412"
 PR_BODY = "the launch codes are 0000"
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])
 def test_no_log_record_carries_task_content_and_tool_logs_carry_request_ids(
     make_app: Callable[..., Any],
-    new_chat: Callable[[TestClient], Any],
+    new_chat: Callable[..., Any],
     github: LoopbackServer,
     caplog: pytest.LogCaptureFixture,
+    stream: bool,
 ) -> None:
     caplog.set_level(logging.DEBUG)
     github.script(
@@ -28,7 +31,7 @@ def test_no_log_record_carries_task_content_and_tool_logs_carry_request_ids(
         method="GET",
     )
     with TestClient(make_app()) as client:
-        chat = new_chat(client)
+        chat = new_chat(client, stream=stream)
         chat.headers = {"X-Request-ID": "req-create"}
         chat.say(f"add a task to {TITLE} due friday tagged secret -- {DESCRIPTION}")
         chat.headers = {"X-Request-ID": "req-work"}
@@ -41,7 +44,10 @@ def test_no_log_record_carries_task_content_and_tool_logs_carry_request_ids(
         chat.headers = {"X-Request-ID": "req-confirm"}
         chat.answer("approve")
         chat.headers = {}
-        client.post("/api/v1/chat", json={"message": TITLE, "confirmations": {"x": "oops"}})
+        path = "/api/v1/chat/stream" if stream else "/api/v1/chat"
+        client.post(path, json={"message": TITLE, "confirmations": {"x": "oops"}})
+        if stream:  # the task content went to the client, and only there
+            assert TITLE in "".join(data.get("text", "") for _, data in chat.events)
 
     for record in caplog.records:
         everything = f"{record.getMessage()} {vars(record)!r}"

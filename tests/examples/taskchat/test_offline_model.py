@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date
 from typing import Any
 
 import pytest
 
+from affordance.adapters import ModelRequest
+from affordance.testing import text
+from taskchat import offline_model
 from taskchat.offline_model import HELP, TaskRef, parse_intent, parse_when
 
 MONDAY = date(2026, 3, 2)
@@ -178,3 +182,26 @@ def test_a_concise_listing_shows_ids_and_statuses(chat: Any) -> None:
     assert chat.say("how many tasks, briefly")["reply"] == (
         "You have 2 tasks: #1 (pending), #2 (pending)."
     )
+
+
+def test_the_offline_model_types_at_its_pace_when_streamed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--offline-pace``: a wait after each streamed piece; the text itself is unchanged."""
+    waits: list[float] = []
+
+    async def recorded_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(offline_model, "respond", lambda request: text("twelve chars"))
+    monkeypatch.setattr(offline_model.asyncio, "sleep", recorded_sleep)
+    adapter = offline_model.offline_adapter(pace=0.5)
+    request: ModelRequest = None  # type: ignore[assignment]  # the responder ignores it
+
+    async def pieces() -> list[Any]:
+        return [delta async for delta in adapter.asend_stream(request)]
+
+    deltas = asyncio.run(pieces())
+
+    assert "".join(getattr(d, "text", "") for d in deltas) == "twelve chars"
+    assert waits == [0.5] * len(deltas)
+    with pytest.raises(ValueError, match="pace must not be negative"):
+        offline_model.offline_adapter(pace=-1)

@@ -1,6 +1,9 @@
 """taskchat with the real OpenAI adapter (Responses API) against the loopback OpenAI server:
 a turn with reasoning and two parallel calls, one of them destructive, suspended across a
-restart and finished from the database — what the provider receives must be the whole turn."""
+restart and finished from the database — what the provider receives must be the whole turn.
+
+taskchat always runs the model streamed, so every answer is scripted as the Responses event
+stream of the body."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from loopback import (
     openai_server,
     response_function_calls,
     response_text,
+    responses_stream,
 )
 
 openai = pytest.importorskip("openai")
@@ -45,11 +49,13 @@ def test_a_suspended_openai_turn_is_finished_after_a_restart(
 ) -> None:
     server.script(
         RESPONSES_PATH,
-        response_function_calls([("c0", "create_task", {"title": "Old"})]),
-        response_text("Created task #1."),
-        response_function_calls(
-            [("c1", "create_task", {"title": "New"}), ("c2", "delete_task", {"task_id": 1})],
-            reasoning="replace the old task",
+        responses_stream(response_function_calls([("c0", "create_task", {"title": "Old"})])),
+        responses_stream(response_text("Created task #1.")),
+        responses_stream(
+            response_function_calls(
+                [("c1", "create_task", {"title": "New"}), ("c2", "delete_task", {"task_id": 1})],
+                reasoning="replace the old task",
+            )
         ),
     )
     adapter, client = _adapter(server)
@@ -61,7 +67,7 @@ def test_a_suspended_openai_turn_is_finished_after_a_restart(
         assert [p["call_id"] for p in asked["pending_confirmations"]] == ["c2"]
         first.portal.call(client.close)  # type: ignore[union-attr]
 
-    server.script(RESPONSES_PATH, response_text("Replaced Old with New."))
+    server.script(RESPONSES_PATH, responses_stream(response_text("Replaced Old with New.")))
     adapter, client = _adapter(server)
     with TestClient(make_app(adapter=adapter)) as second:
         resumed = new_chat(second)
@@ -73,7 +79,9 @@ def test_a_suspended_openai_turn_is_finished_after_a_restart(
         assert [t["title"] for t in tasks(second)] == ["New"]
         second.portal.call(client.close)  # type: ignore[union-attr]
     server.assert_script_consumed()
-    items = server.requests_to(RESPONSES_PATH)[-1].body["input"]
+    last = server.requests_to(RESPONSES_PATH)[-1].body
+    assert last["stream"] is True
+    items = last["input"]
     kinds = [(item.get("type"), item.get("call_id")) for item in items]
     assert kinds[-5:] == [
         ("reasoning", None),

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from affordance.adapters.resolution import Resolution, SerializerFactories
-from affordance.errors import PromptEvaluationError
+from affordance.errors import AffordanceError, PromptEvaluationError
 from affordance.runtime.evaluator import Evaluator
 from affordance.runtime.messages import ToolCall, ToolResultMessage
 from affordance.runtime.serializers import OutputFormat, ToolDeclaration
@@ -164,11 +164,27 @@ class ProviderAdapter(Evaluator):
         return self.resolution().codec(kind)
 
     def hosted_declarations(self, request: ModelRequest) -> list[dict[str, Any]]:
-        """The request's hosted tools as this provider declares them, through their codecs."""
-        return [
-            self.require_hosted_codec(tool, prompt_name=request.prompt_name).serialize(tool)
-            for tool in request.hosted_tools
-        ]
+        """The request's hosted tools as this provider declares them, through their codecs.
+
+        A codec's own ``AffordanceError`` (config the provider cannot honour) propagates as it
+        is; anything else a codec raises — it is plugin code — is a ``PromptEvaluationError``
+        naming the codec, raised before any request (``KeyboardInterrupt`` excepted)."""
+        declarations = []
+        for tool in request.hosted_tools:
+            codec = self.require_hosted_codec(tool, prompt_name=request.prompt_name)
+            try:
+                declarations.append(codec.serialize(tool))
+            except (AffordanceError, KeyboardInterrupt):
+                raise
+            except BaseException as error:
+                raise PromptEvaluationError(
+                    f"the {tool.kind!r} codec for provider {self.codec_provider!r} failed to "
+                    f"declare hosted tool {tool.name!r}: {type(error).__name__}: {error}",
+                    prompt_name=request.prompt_name,
+                    phase="render",
+                    provider=self.name,
+                ) from error
+        return declarations
 
     def require_hosted_codec(
         self, tool: HostedTool[Any], *, prompt_name: str | None = None

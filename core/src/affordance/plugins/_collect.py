@@ -1,7 +1,8 @@
 """Collecting one plugin's specs: each collect hook implementation called on its own.
 
 pluggy's normal hook call aborts on the first raising implementation; calling a plugin's
-implementations directly lets the host record that plugin as failed and keep the others.
+implementations directly lets the host record that plugin as failed and keep the others. Any
+``BaseException`` but ``KeyboardInterrupt`` counts as the plugin raising.
 A plugin is all or nothing: any bad answer and it contributes no spec at all.
 """
 
@@ -22,7 +23,7 @@ from affordance.plugins.specs import (
     SerializerSpec,
 )
 
-__all__ = ["COLLECT_HOOKS", "Collected", "collect", "describe"]
+__all__ = ["COLLECT_HOOKS", "Collected", "collect", "describe", "safe_repr"]
 
 COLLECT_HOOKS: tuple[tuple[str, type[Any]], ...] = (
     ("affordance_register_providers", ProviderSpec),
@@ -33,9 +34,25 @@ COLLECT_HOOKS: tuple[tuple[str, type[Any]], ...] = (
 
 
 def describe(exc: BaseException) -> str:
-    """``Type: message`` on one line, for a plugin's reason."""
-    text = " ".join(str(exc).split())
+    """``Type: message`` on one line, for a plugin's reason (``SystemExit: 3``)."""
+    try:
+        text = " ".join(str(exc).split())
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - a plugin's exception may break its own __str__
+        text = ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def safe_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a plugin's object may break its own repr."""
+    try:
+        text = repr(value)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - the value is named by its type instead
+        text = f"<{type(value).__qualname__} object>"
+    return text[:limit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +84,9 @@ def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> C
                 )
             try:
                 result = impl.function()
-            except Exception as exc:  # noqa: BLE001 - recorded as this plugin's failure
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - recorded as this plugin's failure
                 return Collected(failure=f"{hook_name} raised {describe(exc)}")
             if result is None:
                 continue
@@ -75,7 +94,7 @@ def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> C
                 isinstance(spec, spec_type) for spec in result
             ):
                 return Collected(
-                    failure=f"{hook_name} returned {result!r:.80}; expected a list of "
+                    failure=f"{hook_name} returned {safe_repr(result)}; expected a list of "
                     f"{spec_type.__name__}"
                 )
             for spec in result:

@@ -3,8 +3,10 @@
 Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
 call imports the entry-point plugins (each in isolation), reports plugins implementing unknown
 hooks, and collects every plugin's specs one hook implementation at a time, so one raising
-plugin is recorded as failed and contributes nothing while the others carry on. The result is
-cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister` or :meth:`PluginHost.pin`
+plugin is recorded as failed and contributes nothing while the others carry on. "Raising" means
+any ``BaseException`` but ``KeyboardInterrupt``: a plugin calling ``sys.exit()`` at import must
+not take the host, or the process, down with it. The result is cached until
+:meth:`PluginHost.register`, :meth:`PluginHost.unregister` or :meth:`PluginHost.pin`
 invalidates it.
 """
 
@@ -153,8 +155,10 @@ class PluginHost:
         """Register with pluggy; on failure undo any partial registration, return why."""
         already = self._pm.is_registered(plugin)
         try:
-            self._pm.register(plugin, name)
-        except Exception as exc:  # noqa: BLE001 - isolation: the failure is recorded, not raised
+            self._pm.register(plugin, name)  # runs the plugin's historic hooks
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - isolation: the failure is recorded
             if not already and self._pm.is_registered(plugin):
                 self._pm.unregister(plugin)
             return describe(exc)
@@ -180,7 +184,9 @@ class PluginHost:
     def _load_candidate(self, candidate: Candidate) -> _Entry:
         try:
             plugin = candidate.entry_point.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plugin must not take the host down
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - even sys.exit() at import is the plugin's
             return _Entry(candidate.record(PluginStatus.FAILED, f"import failed: {describe(exc)}"))
         problem = self._try_register(plugin, candidate.name)
         if problem is not None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from affordance.plugins._collect import safe_repr
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
 from affordance.plugins._records import PluginRecord, PluginStatus
 from affordance.plugins._requirements import unmet_reason
@@ -52,8 +53,6 @@ _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
 }
 _NO_CHOICE = object()
 _ROLE_METHODS = {"tool": "declare", "tool_result": "serialize", "output": "output_format"}
-_ISOLATED = (Exception, SystemExit, GeneratorExit)
-"""What plugin code may raise without taking the process down: all but ``KeyboardInterrupt``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +80,9 @@ def _import_target(contribution: Contribution, target: str | None = None) -> Any
         value: Any = importlib.import_module(module_name)
         for part in attribute.split("."):
             value = getattr(value, part)
-    except _ISOLATED as exc:  # any import failure makes it unavailable, reported
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # any import failure (sys.exit() too) makes it unavailable
         raise PluginUnavailableError(
             f"{contribution.key} from {contribution.origin} cannot be imported from "
             f"{target}: {type(exc).__name__}: {exc}"
@@ -93,11 +94,34 @@ def _call_factory(contribution: Contribution) -> Any:
     factory = _import_target(contribution)
     try:
         return factory()
-    except _ISOLATED as exc:  # a failing factory is reported with its plugin
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a failing factory (sys.exit() too) is the plugin's
         raise PluginUnavailableError(
             f"{contribution.key} from {contribution.origin}: {contribution.target}() raised "
             f"{type(exc).__name__}: {exc}"
         ) from exc
+
+
+def _guarded(contribution: Contribution, check: Callable[[], Any]) -> Any:
+    """Run a check that touches plugin code (attribute access may run it), isolated like an
+    import: anything but ``KeyboardInterrupt`` makes the contribution unavailable."""
+    try:
+        return check()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise PluginUnavailableError(
+            f"{contribution.key} from {contribution.origin}: checking {contribution.target} "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+def _codec_problem(codec: Any, kind: str) -> str | None:
+    missing = [a for a in ("kind", "serialize", "parse_output") if not hasattr(codec, a)]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    return None if codec.kind == kind else f"has kind {codec.kind!r}"
 
 
 class Registry:
@@ -273,12 +297,15 @@ class Registry:
         from affordance.runtime.evaluator import Evaluator  # only when used
 
         adapter = _import_target(chosen)
-        if not (isinstance(adapter, type) and issubclass(adapter, Evaluator)):
+        if not _guarded(
+            chosen, lambda: isinstance(adapter, type) and issubclass(adapter, Evaluator)
+        ):
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target} is not a ProviderAdapter "
-                f"subclass (got {adapter!r})"
+                f"subclass (got {safe_repr(adapter)})"
             )
-        return adapter
+        found: type[Evaluator] = adapter
+        return found
 
     def _describe_unknown_provider(self, name: str) -> str:
         available: list[str] = []
@@ -319,10 +346,9 @@ class Registry:
     @staticmethod
     def _build_codec(chosen: Contribution) -> Any:
         codec = _call_factory(chosen)
-        missing = [a for a in ("kind", "serialize", "parse_output") if not hasattr(codec, a)]
         kind = chosen.key.parts[1]
-        if missing or codec.kind != kind:
-            problem = f"lacks {', '.join(missing)}" if missing else f"has kind {codec.kind!r}"
+        problem = _guarded(chosen, lambda: _codec_problem(codec, kind))
+        if problem is not None:
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target}() built a codec that "
                 f"{problem}; a HostedToolCodec for kind {kind!r} was expected"
@@ -389,7 +415,7 @@ class Registry:
         serializer = _call_factory(chosen)
         role = chosen.key.parts[1]
         method = _ROLE_METHODS[role]
-        if not callable(getattr(serializer, method, None)):
+        if not _guarded(chosen, lambda: callable(getattr(serializer, method, None))):
             raise PluginUnavailableError(
                 f"{chosen.key} from {chosen.origin}: {chosen.target}() built "
                 f"{type(serializer).__qualname__}, which has no {method}(); a serializer for "

@@ -13,7 +13,7 @@ from typing import Any
 
 from affordance.runtime.log_context import current_log_fields
 
-__all__ = ["argument_kinds", "log_call"]
+__all__ = ["argument_kinds", "log_call", "log_overrun"]
 
 logger = logging.getLogger("affordance.tools")
 logging.getLogger("affordance").addHandler(logging.NullHandler())
@@ -85,3 +85,33 @@ def log_call(
             tool,
             extra={**extra, "affordance_content": dict(content)},
         )
+
+
+def log_overrun(
+    *,
+    run_id: str,
+    turn: int,
+    call_id: str,
+    tool: str,
+    handler: str,
+    elapsed: float,
+    timeout: float,
+) -> None:
+    """Warn that an async handler returned past its timeout: it blocked the event loop."""
+    logger.warning(
+        "tool %s: async handler %s blocked the event loop past its timeout (%.3fs > %gs); "
+        "reported as timed out. Run blocking work in asyncio.to_thread.",
+        tool,
+        handler,
+        elapsed,
+        timeout,
+        extra={
+            "affordance_run_id": run_id,
+            "affordance_turn": turn,
+            "affordance_call_id": call_id,
+            "affordance_tool": tool,
+            "affordance_handler": handler,
+            "affordance_elapsed_ms": round(elapsed * 1000, 3),
+            "affordance_timeout": timeout,
+        },
+    )

@@ -10,6 +10,7 @@ hosted-tool codecs to this class.
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
@@ -36,6 +37,8 @@ from affordance.runtime.turn import ModelRequest, ProviderTurn, ToolChoice, tool
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
 
 __all__ = ["Evaluator"]
+
+_hosted_log = logging.getLogger("affordance.hosted")
 
 OutputT = TypeVar("OutputT")
 
@@ -114,13 +117,34 @@ class Evaluator(ABC):
     def parse_hosted_outputs(
         self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
     ) -> Mapping[str, HostedToolOutput]:
-        """Typed outputs of the hosted tools invoked in a response, by tool name."""
+        """Typed outputs of the hosted tools invoked in a response, by tool name.
+
+        A codec that raises while reading (it is plugin code, reading the provider's data)
+        loses its output for this response, with a metadata-only warning on
+        ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
+        """
         outputs: dict[str, HostedToolOutput] = {}
         for tool in hosted_tools:
             codec = self.hosted_codec(tool.kind)
             if codec is None:
                 continue
-            output = codec.parse_output(items, tool)
+            try:
+                output = codec.parse_output(items, tool)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:  # noqa: BLE001 - a codec is plugin code
+                _hosted_log.warning(
+                    "hosted tool %s: its %s codec failed to read the response (%s)",
+                    tool.name,
+                    tool.kind,
+                    type(error).__name__,
+                    extra={
+                        "affordance_hosted_tool": tool.name,
+                        "affordance_kind": tool.kind,
+                        "affordance_error_code": type(error).__name__,
+                    },
+                )
+                continue
             if output is not None:
                 outputs[tool.name] = output
         return outputs

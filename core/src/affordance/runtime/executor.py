@@ -17,7 +17,8 @@ from typing import Any
 from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
-from affordance.runtime._calllog import log_call
+from affordance.runtime._calllog import log_call, log_overrun
+from affordance.runtime._guard import HandlerEscape, await_guarded, call_guarded
 from affordance.runtime._offthread import (
     HandlerTimeoutError,
     await_in_thread,
@@ -28,7 +29,7 @@ from affordance.runtime.cache import ResultCache, cache_key
 from affordance.runtime.context import ToolContext
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.policy import ToolPolicy
-from affordance.serde import ParseError, dump, parse
+from affordance.serde import MAX_DEPTH, ParseError, dump, parse
 from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
 from affordance.tools.tool import Tool
@@ -55,13 +56,15 @@ class PreparedCall:
 
 @dataclass(frozen=True, slots=True)
 class CallOutcome:
-    """What running a prepared call produced."""
+    """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
+    executor already computed it (to check the value can be sent), so it is done once."""
 
     prepared: PreparedCall
     result: ToolResult[Any]
     duration: float = 0.0
     attempts: int = 0
     error_code: str | None = None
+    rendered: str | None = None
 
 
 class ToolExecutor:
@@ -109,6 +112,11 @@ class ToolExecutor:
                 arguments = json.loads(arguments) if arguments.strip() else {}
             except ValueError as error:
                 return PreparedCall(call, tool, result=failures.invalid_json(tool.name, str(error)))
+            except RecursionError:  # nested past the stack; anything past MAX_DEPTH is refused
+                detail = f"nested deeper than {MAX_DEPTH} levels"
+                return PreparedCall(
+                    call, tool, result=failures.invalid_arguments(tool.name, detail)
+                )
         if not isinstance(arguments, Mapping):
             return PreparedCall(
                 call, tool, arguments, result=failures.not_an_object(tool.name, arguments)
@@ -153,6 +161,7 @@ class ToolExecutor:
                 return timeout
             try:
                 value = self._call_sync(attempts.tool, prepared.params, context, timeout)
+                attempts.check_in_time(timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
                 step = attempts.failed(error, timeout)
                 if isinstance(step, CallOutcome):
@@ -172,6 +181,7 @@ class ToolExecutor:
                 return timeout
             try:
                 value = await self._call_async(attempts.tool, prepared.params, context, timeout)
+                attempts.check_in_time(timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
                 step = attempts.failed(error, timeout)
                 if isinstance(step, CallOutcome):
@@ -215,27 +225,30 @@ class ToolExecutor:
     def _call_sync(
         self, tool: Tool[Any, Any], params: Any, context: ToolContext, timeout: float | None
     ) -> object:
-        handler = tool.handler
-        assert handler is not None
         if tool.is_async:
-            return run_coroutine(_invoke(tool, params, context), timeout)
+            return run_coroutine(await_guarded(_invoke(tool, params, context)), timeout)
         if timeout is None:
-            return _invoke(tool, params, context)
-        return run_in_thread(lambda: _invoke(tool, params, context), timeout, tool.name)
+            return call_guarded(lambda: _invoke(tool, params, context))
+        return run_in_thread(
+            lambda: call_guarded(lambda: _invoke(tool, params, context)), timeout, tool.name
+        )
 
     async def _call_async(
         self, tool: Tool[Any, Any], params: Any, context: ToolContext, timeout: float | None
     ) -> object:
         import asyncio
 
+        def call() -> object:
+            return call_guarded(lambda: _invoke(tool, params, context))
+
         if tool.is_async:
-            awaitable: Awaitable[object] = _invoke(tool, params, context)
+            awaitable: Awaitable[object] = await_guarded(_invoke(tool, params, context))
         elif timeout is None:
-            awaitable = asyncio.to_thread(_invoke, tool, params, context)
+            awaitable = asyncio.to_thread(call)
         else:
             # A daemon thread, not the loop's pool: an overrunning handler must not hold up
             # the pool or the loop's shutdown.
-            awaitable = await_in_thread(lambda: _invoke(tool, params, context), tool.name)
+            awaitable = await_in_thread(call, tool.name)
         if timeout is None:
             return await awaitable
         try:
@@ -248,7 +261,16 @@ class _Attempts:
     """The retry loop's decisions for one call, shared by :meth:`ToolExecutor.run` and
     :meth:`ToolExecutor.arun` (which differ only in how they wait)."""
 
-    __slots__ = ("attempt", "context", "executor", "prepared", "retry", "started", "tool")
+    __slots__ = (
+        "attempt",
+        "attempt_started",
+        "context",
+        "executor",
+        "prepared",
+        "retry",
+        "started",
+        "tool",
+    )
 
     def __init__(
         self, executor: ToolExecutor, prepared: PreparedCall, context: ToolContext
@@ -262,11 +284,13 @@ class _Attempts:
         self.tool: Tool[Any, Any] = tool
         self.retry = tool.retry or executor.retry
         self.started = executor.clock.monotonic()
+        self.attempt_started = self.started
         self.attempt = 0
 
     def begin(self) -> float | CallOutcome | None:
         """Start an attempt: its timeout, or the outcome if the deadline has already passed."""
         self.attempt += 1
+        self.attempt_started = self.executor.clock.monotonic()
         tool = self.tool
         timeout = tool.timeout if tool.timeout is not None else self.executor.default_timeout
         deadline = self.context.deadline
@@ -277,14 +301,49 @@ class _Attempts:
             timeout = remaining if timeout is None else min(timeout, remaining)
         return timeout
 
+    def check_in_time(self, timeout: float | None) -> None:
+        """Raise :class:`HandlerTimeoutError` if an async handler returned past its timeout.
+
+        ``asyncio.wait_for`` cannot interrupt a handler that blocks the event loop (a
+        ``time.sleep`` inside ``async def``): it returns late with a result. The executor's
+        clock decides instead, and the overrun is logged (metadata only).
+        """
+        if timeout is None or not self.tool.is_async:
+            return
+        elapsed = self.executor.clock.monotonic() - self.attempt_started
+        if elapsed <= timeout:
+            return
+        context = self.context
+        log_overrun(
+            run_id=context.run_id,
+            turn=context.turn,
+            call_id=context.call_id,
+            tool=self.tool.name,
+            handler=_handler_name(self.tool),
+            elapsed=elapsed,
+            timeout=timeout,
+        )
+        raise HandlerTimeoutError
+
     def succeeded(self, value: object) -> CallOutcome:
-        return self._outcome(_checked(self.tool.name, value))
+        """The handler's result, once it is known to render: the loop renders it for the model
+        and for ``ToolInvoked``, and a value with no text form must not crash the run there."""
+        name = self.tool.name
+        result = _checked(name, value)
+        try:
+            rendered = result.render()
+        except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
+            return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
+        return self._outcome(result, rendered=rendered)
 
     def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
         """The seconds to wait before trying again, or the final outcome."""
         name = self.tool.name
         result: ToolResult[Any]
-        if isinstance(error, HandlerTimeoutError):
+        if isinstance(error, HandlerEscape):  # a BaseException the handler let out
+            result = failures.handler_raised(name, error.error)
+            code, again = type(error.error).__name__, False
+        elif isinstance(error, HandlerTimeoutError):
             result, code, again = failures.timed_out(name, timeout or 0), "timeout", False
             again = self.retry.retry_timeouts
         elif isinstance(error, ToolError):
@@ -302,9 +361,15 @@ class _Attempts:
             return self._outcome(result, code)
         return delay
 
-    def _outcome(self, result: ToolResult[Any], error_code: str | None = None) -> CallOutcome:
+    def _outcome(
+        self,
+        result: ToolResult[Any],
+        error_code: str | None = None,
+        *,
+        rendered: str | None = None,
+    ) -> CallOutcome:
         duration = self.executor.clock.monotonic() - self.started
-        return CallOutcome(self.prepared, result, duration, self.attempt, error_code)
+        return CallOutcome(self.prepared, result, duration, self.attempt, error_code, rendered)
 
 
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
@@ -315,6 +380,13 @@ def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
     return handler(params)
 
 
+def _handler_name(tool: Tool[Any, Any]) -> str:
+    handler = tool.handler
+    name = getattr(handler, "__qualname__", None) or type(handler).__qualname__
+    module = getattr(handler, "__module__", None)
+    return f"{module}.{name}" if module else name
+
+
 def _checked(name: str, value: object) -> ToolResult[Any]:
     if isinstance(value, ToolResult):
         return value
@@ -323,6 +395,8 @@ def _checked(name: str, value: object) -> ToolResult[Any]:
 
 def _json_text(arguments: object) -> str:
     try:
-        return json.dumps(dump(arguments) if not isinstance(arguments, (dict, list)) else arguments)
-    except (TypeError, ValueError):
+        return json.dumps(dump(arguments))
+    except ValueError:  # nested deeper than serde.MAX_DEPTH: neither json nor repr is safe
+        return "<arguments nested too deep to log>"
+    except TypeError:
         return repr(arguments)

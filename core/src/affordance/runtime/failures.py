@@ -90,9 +90,22 @@ def tool_error(error: ToolError) -> ToolResult[ToolErrorInfo]:
 
 
 def handler_raised(name: str, error: BaseException) -> ToolResult[None]:
-    detail = _cut(str(error))
-    text = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
-    return ToolResult.error(f"Tool {name!r} failed: {text}")
+    return ToolResult.error(f"Tool {name!r} failed: {describe_error(error)}")
+
+
+def unrenderable(name: str, error: BaseException) -> ToolResult[None]:
+    return ToolResult.error(
+        f"Tool {name!r} failed: its result cannot be sent to the model ({describe_error(error)})."
+    )
+
+
+def describe_error(error: BaseException) -> str:
+    """``Type: message``, cut short; an exception whose ``str()`` fails is named only."""
+    try:
+        detail = _cut(str(error))
+    except Exception:  # noqa: BLE001 - a handler's exception type may break its own __str__
+        detail = ""
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
 
 
 def bad_return(name: str, value: object) -> ToolResult[None]:

@@ -31,6 +31,9 @@ RESERVED = frozenset(
         "cached",
         "content",
         "event",
+        "handler",
+        "elapsed_ms",
+        "timeout",
     }
 )
 """Names the library's own records use; a field cannot shadow them."""

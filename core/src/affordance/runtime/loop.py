@@ -283,7 +283,7 @@ class Evaluation(Generic[OutputT]):
         prepared = outcome.prepared
         self.executor.finish(outcome, run_id=self.run_id, turn=self.turn)
         result = outcome.result
-        rendered = result.render()
+        rendered = outcome.rendered if outcome.rendered is not None else result.render()
         self._emit(
             ToolInvoked(
                 prompt_name=self.prompt.name,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from affordance.errors import PromptEvaluationError
-from affordance.serde import ParseError, parse, schema
+from affordance.serde import MAX_DEPTH, ParseError, parse, schema
 
 __all__ = ["output_name", "output_schema", "parse_output"]
 
@@ -33,6 +33,14 @@ def parse_output(text: str | None, output_type: Any, prompt_name: str) -> Any:
             phase="output",
             raw_text=text,
         ) from error
+    except RecursionError:  # past the stack; anything past MAX_DEPTH is refused by parse
+        raise PromptEvaluationError(
+            f"the final answer for {output_name(output_type)} is nested deeper than "
+            f"{MAX_DEPTH} levels",
+            prompt_name=prompt_name,
+            phase="output",
+            raw_text=text,
+        ) from None
     try:
         return parse(output_type, data)
     except ParseError as error:

@@ -1,7 +1,9 @@
 """`dump`: typed objects → JSON-compatible data (what `json.dumps` takes as is).
 
 The dumper for each concrete type is chosen once and cached, so dumping a tool result costs a
-dict lookup per value rather than a chain of isinstance checks.
+dict lookup per value rather than a chain of isinstance checks. Every container passes its
+depth down, so a value nested deeper than `MAX_DEPTH` is refused before the recursion can
+exhaust Python's stack (a handler's result is as untrusted as a model's arguments).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from enum import Enum
 from typing import Any
 
 from affordance.serde import _pydantic
+from affordance.serde._depth import MAX_DEPTH, exceeds_depth, too_deep_message
 from affordance.serde._errors import format_path
 
 __all__ = ["dump"]
 
-Dumper = Callable[[Any, bool], Any]
+Dumper = Callable[[Any, bool, int], Any]
+"""`(obj, exclude_none, depth)`: `depth` is how many containers enclose `obj`."""
 
 _JSON_SCALARS = frozenset({str, int, float, bool, types.NoneType})
 _dumpers: dict[type, Dumper] = {}
@@ -38,13 +42,20 @@ class _UnsupportedValueError(Exception):
         self.reversed_path: list[str | int] = []
 
 
+class _TooDeepError(Exception):
+    """Internal: a container sits deeper than `MAX_DEPTH`."""
+
+
 def dump(obj: object, *, exclude_none: bool = False) -> Any:
     """`obj` as JSON-compatible data; `exclude_none` drops None-valued dataclass fields.
 
-    Raises `TypeError` naming the type and the path of the first value with no JSON form.
+    Raises `TypeError` naming the type and the path of the first value with no JSON form, and
+    `ValueError` for a value nested deeper than `MAX_DEPTH` levels.
     """
     try:
-        return _dump(obj, exclude_none)
+        return _dump(obj, exclude_none, 0)
+    except _TooDeepError:
+        raise ValueError(f"cannot dump the value: {too_deep_message(MAX_DEPTH)}") from None
     except _UnsupportedValueError as exc:
         where = format_path(tuple(reversed(exc.reversed_path))) or "the root"
         raise TypeError(
@@ -53,27 +64,34 @@ def dump(obj: object, *, exclude_none: bool = False) -> Any:
         ) from None
 
 
-def _dump(obj: Any, exclude_none: bool) -> Any:
+def _dump(obj: Any, exclude_none: bool, depth: int) -> Any:
     kind = type(obj)
     if kind in _JSON_SCALARS:
         return obj
     dumper = _dumpers.get(kind)
     if dumper is None:
         dumper = _dumpers.setdefault(kind, _dumper_for(kind))
-    return dumper(obj, exclude_none)
+    return dumper(obj, exclude_none, depth)
+
+
+def _enter(depth: int) -> int:
+    """The depth of a container's items; refuses a container that is itself too deep."""
+    if depth >= MAX_DEPTH:
+        raise _TooDeepError
+    return depth + 1
 
 
 def _dumper_for(kind: type) -> Dumper:
     if issubclass(kind, Enum):
-        return lambda obj, exclude_none: _dump(obj.value, exclude_none)
+        return lambda obj, exclude_none, depth: _dump(obj.value, exclude_none, depth)
     if dataclasses.is_dataclass(kind):
         return _dataclass_dumper(kind)
     if _pydantic.is_model(kind):
-        return _pydantic.dump_model
+        return _dump_model
     if issubclass(kind, datetime.date | datetime.time):
-        return lambda obj, exclude_none: obj.isoformat()
+        return lambda obj, exclude_none, depth: obj.isoformat()
     if issubclass(kind, uuid.UUID | Decimal):
-        return lambda obj, exclude_none: str(obj)
+        return lambda obj, exclude_none, depth: str(obj)
     if issubclass(kind, list | tuple):
         return _dump_sequence
     if issubclass(kind, set | frozenset):
@@ -81,15 +99,24 @@ def _dumper_for(kind: type) -> Dumper:
     if issubclass(kind, Mapping):
         return _dump_mapping
     if issubclass(kind, str | int | float):
-        return lambda obj, exclude_none: obj  # subclasses of JSON scalars serialize as such
+        return lambda obj, exclude_none, depth: obj  # subclasses of JSON scalars are scalars
     return _unsupported
+
+
+def _dump_model(obj: Any, exclude_none: bool, depth: int) -> Any:
+    """A pydantic model dumps itself; its output is then held to the depth left."""
+    data = _pydantic.dump_model(obj, exclude_none)
+    if exceeds_depth(data, MAX_DEPTH - depth):
+        raise _TooDeepError
+    return data
 
 
 def _dataclass_dumper(cls: type) -> Dumper:
     # Only `init` fields: what `parse` accepts and `schema` advertises, so dumps round-trip.
     names = tuple(field.name for field in dataclasses.fields(cls) if field.init)
 
-    def dump_dataclass(obj: Any, exclude_none: bool) -> dict[str, Any]:
+    def dump_dataclass(obj: Any, exclude_none: bool, depth: int) -> dict[str, Any]:
+        inner = _enter(depth)
         result: dict[str, Any] = {}
         for name in names:
             value = getattr(obj, name)
@@ -98,7 +125,7 @@ def _dataclass_dumper(cls: type) -> Dumper:
                     result[name] = value
                 continue
             try:
-                result[name] = _dump(value, exclude_none)
+                result[name] = _dump(value, exclude_none, inner)
             except _UnsupportedValueError as exc:
                 exc.reversed_path.append(name)
                 raise
@@ -107,36 +134,38 @@ def _dataclass_dumper(cls: type) -> Dumper:
     return dump_dataclass
 
 
-def _dump_sequence(obj: Any, exclude_none: bool) -> list[Any]:
+def _dump_sequence(obj: Any, exclude_none: bool, depth: int) -> list[Any]:
+    inner = _enter(depth)
     try:
-        return [_dump(item, exclude_none) for item in obj]
+        return [_dump(item, exclude_none, inner) for item in obj]
     except _UnsupportedValueError as exc:
-        exc.reversed_path.append(_failing_index(obj, exclude_none))
+        exc.reversed_path.append(_failing_index(obj, exclude_none, inner))
         raise
 
 
-def _dump_set(obj: Any, exclude_none: bool) -> list[Any]:
-    items = _dump_sequence(obj, exclude_none)
+def _dump_set(obj: Any, exclude_none: bool, depth: int) -> list[Any]:
+    items = _dump_sequence(obj, exclude_none, depth)
     with contextlib.suppress(TypeError):  # mixed or unorderable items keep iteration order
         items.sort()
     return items
 
 
-def _failing_index(items: Any, exclude_none: bool) -> int:
+def _failing_index(items: Any, exclude_none: bool, depth: int) -> int:
     for index, item in enumerate(items):
         try:
-            _dump(item, exclude_none)
+            _dump(item, exclude_none, depth)
         except _UnsupportedValueError:
             return index
     return -1
 
 
-def _dump_mapping(obj: Any, exclude_none: bool) -> dict[str, Any]:
+def _dump_mapping(obj: Any, exclude_none: bool, depth: int) -> dict[str, Any]:
+    inner = _enter(depth)
     result: dict[str, Any] = {}
     for key, value in obj.items():
         name = _dump_key(key)
         try:
-            result[name] = _dump(value, exclude_none)
+            result[name] = _dump(value, exclude_none, inner)
         except _UnsupportedValueError as exc:
             exc.reversed_path.append(name)
             raise
@@ -158,5 +187,5 @@ def _dump_key(key: Any) -> str:
     raise _UnsupportedValueError(key, " as an object key")
 
 
-def _unsupported(obj: Any, exclude_none: bool) -> Any:
+def _unsupported(obj: Any, exclude_none: bool, depth: int) -> Any:
     raise _UnsupportedValueError(obj)

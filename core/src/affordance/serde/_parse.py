@@ -4,16 +4,24 @@ Parsing runs on every tool call, so each type is introspected once into a tree o
 (cached per type and `extra` mode); a call is then plain dict lookups and function calls.
 Converters raise `InvalidValueError` with paths relative to their value; containers catch it
 only to prefix their key, so every problem in the data is reported, not just the first.
+
+The work stays linear in the size of the data, which a model controls: containers convert each
+item once (never again to collect errors), and a union remembers, for the length of one `parse`
+call, what it made of each object it was given — otherwise trying `Add` before `Mul` on every
+level of a recursive expression would cost 4**depth conversions.
 """
 
 from __future__ import annotations
 
+import contextvars
+import itertools
 import types
 from collections.abc import Collection, Mapping
 from typing import Any, Literal, TypeVar, overload
 
 from affordance.serde import _pydantic
 from affordance.serde._constraints import constraint_checker
+from affordance.serde._depth import MAX_DEPTH, exceeds_depth, too_deep_message
 from affordance.serde._errors import FieldError, InvalidValueError, ParseError, short_repr
 from affordance.serde._scalars import (
     SCALAR_CONVERTERS,
@@ -53,6 +61,19 @@ _converters: dict[tuple[Any, bool], Converter] = {}
 """Compiled converters by (`cache_key(type)`, forbid extra keys); filled lazily, never cleared."""
 
 _JSON_SCALARS = frozenset({str, int, float, bool})
+_NO_KEY = object()
+
+_union_memo: contextvars.ContextVar[dict[tuple[int, int], tuple[Any, bool, Any]] | None] = (
+    contextvars.ContextVar("affordance_serde_union_memo", default=None)
+)
+"""What each union made of each object, for the `parse` call in progress:
+``(id(value), union id) -> (value, ok, result or InvalidValueError)``. The value is held so its
+id cannot be reused while the memo lives."""
+
+_union_ids: dict[Any, int] = {}
+"""One id per distinct union (its member shapes and `extra` mode): `left: Expr` in `Add` and in
+`Mul` compile to different closures, yet what one made of an object the other may reuse."""
+_next_union_id = itertools.count()
 
 
 @overload
@@ -63,7 +84,8 @@ def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
     """Build a `cls` from JSON-like `data`, or raise `ParseError` listing every problem.
 
     `extra="forbid"` refuses keys a dataclass does not declare; `"ignore"` drops them.
-    `parse(type(None), {})` is None, for tools that take no parameters.
+    `parse(type(None), {})` is None, for tools that take no parameters. Data nested deeper
+    than `MAX_DEPTH` levels is refused before any of it is converted.
     """
     if extra == "forbid":
         forbid = True
@@ -71,16 +93,22 @@ def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
         forbid = False
     else:
         raise ValueError(f"extra must be 'forbid' or 'ignore', not {extra!r}")
+    if exceeds_depth(data, MAX_DEPTH):
+        error = FieldError((), too_deep_message(MAX_DEPTH))
+        raise ParseError([error], type_name=type_name(cls))
     if (cls is None or cls is types.NoneType) and isinstance(data, Mapping):
         if data and forbid:
             unknown = ", ".join(short_repr(key) for key in data)
             error = FieldError((), f"unknown field(s) {unknown}; none are allowed")
             raise ParseError([error], type_name="None")
         return None
+    token = _union_memo.set(None)  # unions fill it in on first use; nested parses get their own
     try:
         return converter_for(cls, forbid)(data)
     except InvalidValueError as exc:
         raise ParseError(exc.errors, type_name=type_name(cls)) from None
+    finally:
+        _union_memo.reset(token)
 
 
 def converter_for(tp: Any, forbid: bool) -> Converter:
@@ -158,9 +186,12 @@ class _Compiler:
         exact = frozenset(_plain_json_type(member) for member in shape.members) - {None}
         names = [_shape_name(member) for member in shape.members]
 
-        def convert(value: Any) -> Any:
-            if type(value) in exact:
-                return value
+        try:
+            union_id = _union_ids.setdefault((shape, self.forbid), next(_next_union_id))
+        except TypeError:  # a member holds unhashable metadata: remember per closure only
+            union_id = next(_next_union_id)
+
+        def attempt(value: Any) -> Any:
             failures: list[InvalidValueError] = []
             for member in members:
                 try:
@@ -168,6 +199,30 @@ class _Compiler:
                 except InvalidValueError as exc:
                     failures.append(exc)
             raise _union_failure(names, failures, value)
+
+        def convert(value: Any) -> Any:
+            kind = type(value)
+            if kind in exact:
+                return value
+            if kind in _JSON_SCALARS or value is None:
+                return attempt(value)  # nothing nested: nothing to remember
+            memo = _union_memo.get()
+            if memo is None:
+                memo = {}
+                _union_memo.set(memo)
+            key = (id(value), union_id)
+            seen = memo.get(key)
+            if seen is not None and seen[0] is value:
+                if seen[1]:
+                    return seen[2]
+                raise seen[2]
+            try:
+                result = attempt(value)
+            except InvalidValueError as exc:
+                memo[key] = (value, False, exc)
+                raise
+            memo[key] = (value, True, result)
+            return result
 
         return convert
 
@@ -181,10 +236,15 @@ class _Compiler:
         def convert(value: Any) -> Any:
             if not isinstance(value, accepted):
                 raise InvalidValueError.expected("an array", value)
-            try:
-                items = [item(element) for element in value]
-            except InvalidValueError:
-                raise InvalidValueError(_element_errors(item, value)) from None
+            items: list[Any] = []
+            errors: list[FieldError] = []
+            for index, element in enumerate(value):
+                try:
+                    items.append(item(element))
+                except InvalidValueError as exc:
+                    errors.extend(exc.under(index))
+            if errors:
+                raise InvalidValueError(errors)
             return items if container is list else container(items)
 
         return convert
@@ -219,24 +279,23 @@ class _Compiler:
         def convert(value: Any) -> dict[Any, Any]:
             if not isinstance(value, Mapping):
                 raise InvalidValueError.expected("an object", value)
-            try:
-                return {key_converter(k): value_converter(v) for k, v in value.items()}
-            except InvalidValueError:
-                pass
+            result: dict[Any, Any] = {}
             errors: list[FieldError] = []
             for k, v in value.items():
-                path_key = k if isinstance(k, str | int) else short_repr(k)
                 try:
-                    key_converter(k)
+                    converted_key = key_converter(k)
                 except InvalidValueError as exc:
+                    converted_key = _NO_KEY  # the result is dropped: there are errors
                     errors.extend(
-                        FieldError((path_key,), f"invalid key: {e.message}") for e in exc.errors
+                        FieldError((_path_key(k),), f"invalid key: {e.message}") for e in exc.errors
                     )
                 try:
-                    value_converter(v)
+                    result[converted_key] = value_converter(v)
                 except InvalidValueError as exc:
-                    errors.extend(exc.under(path_key))
-            raise InvalidValueError(errors)
+                    errors.extend(exc.under(_path_key(k)))
+            if errors:
+                raise InvalidValueError(errors)
+            return result
 
         return convert
 
@@ -304,14 +363,8 @@ def _construct(cls: type[Any], kwargs: dict[str, Any]) -> Any:
         raise InvalidValueError.message("; ".join(line for line in lines if line)) from None
 
 
-def _element_errors(item: Converter, elements: Any) -> list[FieldError]:
-    errors: list[FieldError] = []
-    for index, element in enumerate(elements):
-        try:
-            item(element)
-        except InvalidValueError as exc:
-            errors.extend(exc.under(index))
-    return errors
+def _path_key(key: Any) -> str | int:
+    return key if isinstance(key, str | int) else short_repr(key)
 
 
 def _union_failure(

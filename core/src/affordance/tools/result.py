@@ -44,7 +44,11 @@ class ToolResult(Generic[PayloadT]):
         return ToolResult(message=message, value=value, success=False)
 
     def render(self) -> str:
-        """The value as the model sees it: its ``render()``, else compact JSON; ``""`` for None."""
+        """The value as the model sees it: its ``render()``, else compact JSON; ``""`` for None.
+
+        Raises ``TypeError`` for a value with no JSON form and ``ValueError`` for one nested
+        deeper than ``serde.MAX_DEPTH``; the executor turns either into a failed result.
+        """
         return render_value(self.value)
 
     def model_text(self, rendered: str | None = None) -> str:

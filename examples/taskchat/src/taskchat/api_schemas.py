@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from taskchat.chat import ChatReply
+from taskchat.conversations import PendingCall
 from taskchat.views import TaskDetailed
 
 __all__ = [
@@ -51,12 +53,32 @@ class PendingConfirmationOut(BaseModel):
     name: str
     arguments: dict[str, Any]
 
+    @classmethod
+    def from_call(cls, call: PendingCall) -> PendingConfirmationOut:
+        return cls(call_id=call.call_id, name=call.name, arguments=dict(call.arguments))
+
 
 class ChatResponse(BaseModel):
+    """The answer of ``POST /api/v1/chat``, and the data of the streaming endpoint's ``reply``."""
+
     conversation_id: str
     reply: str
     tool_results: list[ToolResultOut]
     pending_confirmations: list[PendingConfirmationOut]
+
+    @classmethod
+    def from_reply(cls, reply: ChatReply) -> ChatResponse:
+        return cls(
+            conversation_id=reply.conversation_id,
+            reply=reply.reply,
+            tool_results=[
+                ToolResultOut(call_id=o.call_id, name=o.name, success=o.success, message=o.message)
+                for o in reply.tool_results
+            ],
+            pending_confirmations=[
+                PendingConfirmationOut.from_call(p) for p in reply.pending_confirmations
+            ],
+        )
 
 
 class ToolOut(BaseModel):

@@ -1,7 +1,9 @@
-"""The FastAPI application: the chat API, the task list, the tool list and the chat page.
+"""The FastAPI application: the chat API (plain and streamed), the task list, the tool list and
+the chat page.
 
 Every error is JSON — ``{"error": {"code", "message", ...}}`` — with a 4xx status for a bad
-request and never a traceback.
+request and never a traceback; the streaming endpoint answers the same way until its stream
+has started, and with a final ``error`` event after.
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ from taskchat.api_schemas import (
     PendingConfirmationOut,
     TasksResponse,
     ToolOut,
-    ToolResultOut,
     ToolsResponse,
     TranscriptEntry,
 )
-from taskchat.chat import ChatError, ChatReply, ChatService
-from taskchat.conversations import Conversation, ConversationStore, PendingCall
+from taskchat.chat import ChatService
+from taskchat.chat_errors import ChatError
+from taskchat.chat_stream import ChatEventStream, open_chat_stream
+from taskchat.conversations import Conversation, ConversationStore
 from taskchat.correlation import RequestIdMiddleware, install_log_filter
 from taskchat.database import Database, open_database
 from taskchat.github import GitHubClient
@@ -85,6 +88,7 @@ def create_app(
             settings.provider,
             model=settings.model,
             executor=ToolExecutor(default_timeout=settings.tool_timeout),
+            offline_pace=settings.offline_pace,
         )
     database = open_database(settings.database_url)
     try:
@@ -104,7 +108,7 @@ def create_app(
     app.state.services = services
     app.add_middleware(RequestIdMiddleware)
     _add_error_handlers(app)
-    _add_routes(app, services)
+    _add_routes(app, services, settings)
     app.mount("/static", StaticFiles(packages=[("taskchat", "static")]), name="static")
     return app
 
@@ -137,7 +141,7 @@ def _services(
 # -- routes ------------------------------------------------------------------------------------
 
 
-def _add_routes(app: FastAPI, services: Services) -> None:
+def _add_routes(app: FastAPI, services: Services, settings: Settings) -> None:
     page = resources.files("taskchat").joinpath("static/index.html").read_text("utf-8")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -151,7 +155,22 @@ def _add_routes(app: FastAPI, services: Services) -> None:
             message=body.message,
             confirmations=body.confirmations,
         )
-        return _chat_response(reply)
+        return ChatResponse.from_reply(reply)
+
+    @app.post(
+        "/api/v1/chat/stream",
+        response_class=ChatEventStream,
+        status_code=200,
+        response_description="server-sent events, ending with `reply` or `error`",
+    )
+    async def chat_stream(body: ChatRequest) -> ChatEventStream:
+        return await open_chat_stream(
+            services.chat,
+            conversation_id=body.conversation_id,
+            message=body.message,
+            confirmations=body.confirmations,
+            keepalive=settings.stream_keepalive,
+        )
 
     @app.get("/api/v1/tools", response_model=ToolsResponse)
     async def tools() -> ToolsResponse:
@@ -187,24 +206,6 @@ def _add_routes(app: FastAPI, services: Services) -> None:
         return _conversation_response(await services.chat.conversation(conversation_id))
 
 
-def _chat_response(reply: ChatReply) -> ChatResponse:
-    return ChatResponse(
-        conversation_id=reply.conversation_id,
-        reply=reply.reply,
-        tool_results=[
-            ToolResultOut(call_id=o.call_id, name=o.name, success=o.success, message=o.message)
-            for o in reply.tool_results
-        ],
-        pending_confirmations=[_pending_out(p) for p in reply.pending_confirmations],
-    )
-
-
-def _pending_out(call: PendingCall) -> PendingConfirmationOut:
-    return PendingConfirmationOut(
-        call_id=call.call_id, name=call.name, arguments=dict(call.arguments)
-    )
-
-
 def _conversation_response(conversation: Conversation) -> ConversationResponse:
     entries: list[TranscriptEntry] = []
     for message in conversation.messages:
@@ -226,7 +227,7 @@ def _conversation_response(conversation: Conversation) -> ConversationResponse:
     return ConversationResponse(
         conversation_id=conversation.id,
         messages=entries,
-        pending_confirmations=[_pending_out(p) for p in pending],
+        pending_confirmations=[PendingConfirmationOut.from_call(p) for p in pending],
     )
 
 
@@ -240,7 +241,7 @@ def _error(status: int, code: str, message: str, **details: Any) -> JSONResponse
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ChatError)
     async def chat_error(request: Request, error: ChatError) -> JSONResponse:
-        return _error(error.status, error.code, error.message, **error.details)
+        return JSONResponse(error.body(), error.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

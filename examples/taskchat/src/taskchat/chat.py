@@ -1,20 +1,22 @@
 """``ChatService``: one chat request, from the stored conversation to the stored reply.
 
-The agent runs server-side, in one place (:meth:`ChatService._run_agent`). A conversation is
-the stored transcript; each request appends to it, so nothing lives in memory between requests
-and any process (or a restarted one) can take the next request.
+The agent runs server-side, in one place (:meth:`ChatService._run_agent`), always streamed
+(``adapter.astream``): a request's listener hears every event as it happens — the streaming
+endpoint sends them on, the plain one passes no listener — and both get the same
+:class:`ChatReply` at the end. A conversation is the stored transcript; each request appends to
+it, so nothing lives in memory between requests and any process (or a restarted one) can take
+the next request.
 
-**Confirmations across restarts.** When the model calls a destructive tool, affordance
-suspends the run and returns ``pending_confirmations``; the suspended run itself lives only in
-that request's in-memory ``Session``. So the service stores what is needed to finish the turn
-anywhere: the transcript (ending with the model's turn that made the calls), the pending calls
-(id, name, validated arguments), and the results of that turn's other calls, which already ran.
-When the answers come — in this process or after a restart — the service finishes the turn
-itself: approved calls run through the prompt's own ``Tool`` with the adapter's
-``ToolExecutor`` (same validation, timeout, retries, error mapping and metadata log), denied
-ones get a "declined" result, every call of the turn gets exactly one result in call order,
-and the evaluation continues with ``messages=`` the stored transcript plus those results. One
-path serves both cases, so it is the one every confirmation test exercises.
+**Confirmations across restarts.** A destructive call suspends the run; the service stores the
+suspended turn and finishes it when the answers come, in this process or another
+(``suspended_turns.py``), then continues the evaluation with ``messages=`` the stored
+transcript plus the turn's results.
+
+**A request that does not finish** — the model fails, the deadline passes, or the task is
+cancelled because the streaming client went away — stores nothing of its run, so the
+conversation is exactly what it was; except that confirmed calls, once started, run to the end
+and their results are stored with the pending turn cleared, so an approved call never runs
+twice.
 """
 
 from __future__ import annotations
@@ -23,24 +25,32 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any, Literal
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from affordance import (
     Evaluator,
-    EventBus,
     PromptEvaluationError,
     PromptResponse,
     PromptTemplate,
-    Session,
+    RunFinished,
+    StreamEvent,
     Tool,
-    ToolContext,
-    ToolInvoked,
+    ToolCallFinished,
+    TurnFinished,
 )
-from affordance.adapters import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
-from affordance.clock import Deadline
+from affordance.adapters import AssistantMessage, Message, ToolResultMessage, UserMessage
+from taskchat.chat_errors import (
+    ChatError,
+    ConversationBusyError,
+    ConversationNotFoundError,
+    InvalidChatRequestError,
+    ModelFailureError,
+    ModelTimeoutError,
+    NothingToConfirmError,
+)
 from taskchat.conversations import (
     Conversation,
     ConversationConflictError,
@@ -49,20 +59,21 @@ from taskchat.conversations import (
     PendingTurn,
 )
 from taskchat.prompt import AssistantContext
+from taskchat.suspended_turns import Answer, TurnFinisher, check_answers, suspended_turn
 
 __all__ = [
     "Answer",
-    "ChatError",
     "ChatEvent",
+    "ChatListener",
     "ChatReply",
     "ChatService",
-    "ToolFinished",
+    "ChatStarted",
     "ToolOutcome",
 ]
 
 logger = logging.getLogger("taskchat.chat")
 
-Answer = Literal["approve", "deny"]
+T = TypeVar("T")
 
 
 # -- results and events ------------------------------------------------------------------------
@@ -78,6 +89,10 @@ class ToolOutcome:
     message: str
     content: str
 
+    def as_message(self) -> ToolResultMessage:
+        """The call's result as the transcript stores it."""
+        return ToolResultMessage(self.call_id, self.name, self.content, not self.success)
+
 
 @dataclass(frozen=True, slots=True)
 class ChatReply:
@@ -88,61 +103,24 @@ class ChatReply:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolFinished:
-    """Published as each tool call of the request finishes (the streaming endpoint's events)."""
+class ChatStarted:
+    """The request passed its checks and the work begins: every later failure is reported
+    after the events (the streaming endpoint has started its stream by then).
 
-    outcome: ToolOutcome
+    ``resumed``: the request answers pending confirmations.
+    """
+
+    kind: ClassVar[str] = "chat_started"
+    conversation_id: str
+    resumed: bool
 
 
-ChatEvent = ToolFinished
+ChatEvent: TypeAlias = ChatStarted | StreamEvent
+"""What a listener hears, in order: ``ChatStarted``, then — for an answer to confirmations —
+one ``ToolCallFinished`` per call of the suspended turn the service finishes, then the run's
+stream events except ``RunFinished`` (the :class:`ChatReply` takes its place)."""
+
 ChatListener = Callable[[ChatEvent], None]
-
-
-# -- errors ------------------------------------------------------------------------------------
-
-
-class ChatError(Exception):
-    """A request the service cannot carry out; ``status`` and ``code`` are for the HTTP answer."""
-
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
-
-
-class ConversationNotFoundError(ChatError):
-    status, code = 404, "conversation_not_found"
-
-
-class ConfirmationRequiredError(ChatError):
-    status, code = 409, "confirmation_required"
-
-
-class ConfirmationMismatchError(ChatError):
-    status, code = 409, "confirmation_mismatch"
-
-
-class NothingToConfirmError(ChatError):
-    status, code = 409, "nothing_to_confirm"
-
-
-class ConversationBusyError(ChatError):
-    status, code = 409, "conversation_busy"
-
-
-class InvalidChatRequestError(ChatError):
-    status, code = 422, "invalid_request"
-
-
-class ModelFailureError(ChatError):
-    status, code = 502, "model_error"
-
-
-class ModelTimeoutError(ChatError):
-    status, code = 504, "model_timeout"
 
 
 # -- the service -------------------------------------------------------------------------------
@@ -169,6 +147,7 @@ class ChatService:
         self._conversations = conversations
         self._today = today
         self._deadline = deadline
+        self._finisher = TurnFinisher(adapter=adapter, prompt=prompt, deadline=deadline)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def tools(self) -> tuple[Tool[Any, Any], ...]:
@@ -189,7 +168,11 @@ class ChatService:
         confirmations: Mapping[str, Answer],
         listener: ChatListener | None = None,
     ) -> ChatReply:
-        """Take one user message, or the answers to pending confirmations, and reply."""
+        """Take one user message, or the answers to pending confirmations, and reply.
+
+        A :class:`ChatError` raised before ``ChatStarted`` reaches the listener means the
+        request was refused and nothing was done.
+        """
         if conversation_id is None:
             return await self._chat(self._conversations.new(), message, confirmations, listener)
         lock = self._locks.setdefault(conversation_id, asyncio.Lock())
@@ -204,152 +187,107 @@ class ChatService:
         confirmations: Mapping[str, Answer],
         listener: ChatListener | None,
     ) -> ChatReply:
+        if conversation.pending is not None:
+            check_answers(conversation.pending, confirmations, message)
+        elif confirmations:
+            raise NothingToConfirmError(
+                "nothing in this conversation waits for confirmation",
+                answered=sorted(confirmations),
+            )
+        elif not message.strip():
+            raise InvalidChatRequestError("message must not be empty")
+
         started = time.perf_counter()
         outcomes: list[ToolOutcome] = []
+        turns = 0
 
-        def record(outcome: ToolOutcome) -> None:
-            outcomes.append(outcome)
+        def heard(event: ChatEvent) -> None:
+            nonlocal turns
+            if isinstance(event, ToolCallFinished):
+                outcomes.append(_outcome(event))
+            elif isinstance(event, TurnFinished):
+                turns += 1
             if listener is not None:
-                listener(ToolFinished(outcome))
+                listener(event)
 
-        context = self._context()
-        if conversation.pending is not None:
-            opening: tuple[Message, ...] = await self._finish_pending_turn(
-                conversation, conversation.pending, confirmations, message, context, record
-            )
-        else:
-            if confirmations:
-                raise NothingToConfirmError(
-                    "nothing in this conversation waits for confirmation",
-                    answered=sorted(confirmations),
-                )
-            if not message.strip():
-                raise InvalidChatRequestError("message must not be empty")
-            opening = (UserMessage(message),)
+        heard(ChatStarted(conversation.id, resumed=conversation.pending is not None))
         try:
-            response = await self._run_agent(context, (*conversation.messages, *opening), record)
-        except Exception:
-            if conversation.pending is not None:
-                # The confirmed calls ran: keep their results, so they never run twice.
-                await self._save(conversation, opening, None)
+            reply = await self._answer(conversation, message, confirmations, heard, outcomes)
+        except BaseException as error:
+            _log(conversation.id, _failure(error), outcomes, turns, started)
             raise
-        pending = _pending_turn(response, outcomes)
-        await self._save(conversation, (*opening, *response.messages), pending)
-        reply = ChatReply(
+        waiting = "confirmation_required" if reply.pending_confirmations else "replied"
+        _log(conversation.id, waiting, outcomes, turns, started)
+        return reply
+
+    async def _answer(
+        self,
+        conversation: Conversation,
+        message: str,
+        confirmations: Mapping[str, Answer],
+        heard: ChatListener,
+        outcomes: Sequence[ToolOutcome],
+    ) -> ChatReply:
+        context = self._context()
+        finishing: asyncio.Task[tuple[ToolResultMessage, ...]] | None = None
+        if conversation.pending is not None:
+            # A task of its own, so that confirmed calls run to the end whatever happens here.
+            finishing = asyncio.ensure_future(
+                self._finisher.finish(conversation, confirmations, message, context, heard)
+            )
+        try:
+            opening: tuple[Message, ...] = (UserMessage(message),)
+            if finishing is not None:
+                opening = await asyncio.shield(finishing)
+            response = await self._run_agent(context, (*conversation.messages, *opening), heard)
+        except BaseException:
+            if finishing is not None:
+                # The confirmed calls ran (or finish now): keep their results, so they never
+                # run twice.
+                await _uninterrupted(self._keep_finished_turn(conversation, finishing))
+            raise
+        pending = suspended_turn(response, [o.as_message() for o in outcomes])
+        await _uninterrupted(self._save(conversation, (*opening, *response.messages), pending))
+        return ChatReply(
             conversation_id=conversation.id,
             reply=_reply_text(response, pending),
             tool_results=tuple(outcomes),
             pending_confirmations=pending.calls if pending is not None else (),
         )
-        logger.info(
-            "chat conversation=%s outcome=%s tool_calls=%d turns=%d duration_ms=%.1f",
-            conversation.id,
-            "confirmation_required" if pending else "replied",
-            len(outcomes),
-            response.turns,
-            (time.perf_counter() - started) * 1000,
-            extra={
-                "taskchat_conversation_id": conversation.id,
-                "taskchat_outcome": "confirmation_required" if pending else "replied",
-                "taskchat_tool_calls": len(outcomes),
-                "taskchat_failed_calls": sum(not o.success for o in outcomes),
-                "taskchat_turns": response.turns,
-            },
-        )
-        return reply
 
     async def _run_agent(
         self,
         context: AssistantContext,
         messages: Sequence[Message],
-        record: Callable[[ToolOutcome], None],
+        heard: ChatListener,
     ) -> PromptResponse[None]:
-        """The one place the model runs. The streaming endpoint will swap ``aevaluate`` for
-        ``astream`` here and pass the text deltas on to the listener."""
-        bus = EventBus()
-        bus.subscribe(ToolInvoked, lambda event: record(_outcome(event)))
+        """The one place the model runs: streamed, each event passed on as it happens.
+
+        Cancelling the calling task leaves the ``async with``, which closes the provider's
+        stream and cancels the tool calls in flight."""
         try:
-            return await self._adapter.aevaluate(
-                self._prompt, context, bus=bus, messages=messages, deadline=self._deadline
-            )
+            async with self._adapter.astream(
+                self._prompt, context, messages=messages, deadline=self._deadline
+            ) as events:
+                async for event in events:
+                    if not isinstance(event, RunFinished):
+                        heard(event)
         except PromptEvaluationError as error:
             if error.phase == "deadline":
                 raise ModelTimeoutError("the assistant did not finish in time") from error
             raise ModelFailureError(f"the model failed: {error}") from error
+        if events.response is None:
+            raise ModelFailureError("the model's stream ended without a response")
+        return events.response
 
-    async def _finish_pending_turn(
+    async def _keep_finished_turn(
         self,
         conversation: Conversation,
-        pending: PendingTurn,
-        confirmations: Mapping[str, Answer],
-        reason: str,
-        context: AssistantContext,
-        record: Callable[[ToolOutcome], None],
-    ) -> tuple[ToolResultMessage, ...]:
-        """Run or decline the confirmed calls; every call of the turn gets one result."""
-        waiting = {call.call_id for call in pending.calls}
-        pending_json = [_pending_json(call) for call in pending.calls]
-        if not confirmations:
-            raise ConfirmationRequiredError(
-                "answer the pending confirmations first", pending_confirmations=pending_json
-            )
-        if set(confirmations) != waiting:
-            raise ConfirmationMismatchError(
-                "confirmations must answer exactly the pending calls",
-                pending_confirmations=pending_json,
-                answered=sorted(confirmations),
-            )
-        if reason.strip() and "deny" not in confirmations.values():
-            raise InvalidChatRequestError(
-                "with confirmations, message is the reason for a denial; nothing was denied"
-            )
-        turn = conversation.messages[-1] if conversation.messages else None
-        if not isinstance(turn, AssistantMessage):
-            raise TypeError(f"conversation {conversation.id} has pending calls but no model turn")
-        rendered = self._prompt.render(context)
-        tools = {tool.name: tool for tool in rendered.tools}
-        settled = {result.call_id: result for result in pending.settled}
-        results: list[ToolResultMessage] = []
-        for call in turn.tool_calls:
-            if call.id in settled:
-                results.append(settled[call.id])
-                continue
-            if confirmations.get(call.id) == "approve":
-                outcome = await self._run_confirmed(call, tools, rendered, pending)
-            else:
-                why = f" Reason: {reason.strip()}" if reason.strip() else ""
-                content = f"The user declined to run {call.name!r}; it was not run.{why}"
-                outcome = ToolOutcome(call.id, call.name, False, content, content)
-            record(outcome)
-            results.append(
-                ToolResultMessage(call.id, call.name, outcome.content, not outcome.success)
-            )
-        return tuple(results)
-
-    async def _run_confirmed(
-        self,
-        call: ToolCall,
-        tools: Mapping[str, Tool[Any, Any]],
-        rendered: Any,
-        pending: PendingTurn,
-    ) -> ToolOutcome:
-        executor = self._adapter.executor
-        prepared = executor.prepare(call, tools, confirmed=True)
-        context = ToolContext(
-            prompt=self._prompt,
-            rendered_prompt=rendered,
-            adapter=self._adapter,
-            session=Session(),
-            event_bus=EventBus(),
-            run_id=pending.run_id,
-            turn=pending.turn,
-            call_id=call.id,
-            deadline=Deadline.after(self._deadline) if self._deadline is not None else None,
-        )
-        outcome = await executor.arun(prepared, context)
-        executor.finish(outcome, run_id=pending.run_id, turn=pending.turn)
-        result = outcome.result
-        return ToolOutcome(call.id, call.name, result.success, result.message, result.model_text())
+        finishing: asyncio.Task[tuple[ToolResultMessage, ...]],
+    ) -> None:
+        """Store the results of a finished suspended turn and clear it; the model's answer to
+        them never came."""
+        await self._save(conversation, await finishing, None)
 
     async def _save(
         self,
@@ -368,41 +306,24 @@ class ChatService:
         return AssistantContext(today=self._today().isoformat())
 
 
-def _outcome(event: ToolInvoked) -> ToolOutcome:
+# -- the parts ---------------------------------------------------------------------------------
+
+
+async def _uninterrupted(work: Coroutine[Any, Any, T]) -> T:
+    """Finish ``work`` even if this task is cancelled meanwhile (the cancellation goes on once
+    it is done): what has been done must be stored."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise
+
+
+def _outcome(event: ToolCallFinished) -> ToolOutcome:
     result = event.result
     return ToolOutcome(
-        event.call_id,
-        event.name,
-        result.success,
-        result.message,
-        result.model_text(event.rendered_output),
-    )
-
-
-def _pending_turn(
-    response: PromptResponse[None], outcomes: Sequence[ToolOutcome]
-) -> PendingTurn | None:
-    """What must be stored to finish a suspended turn later, anywhere."""
-    if not response.pending_confirmations:
-        return None
-    turn = response.messages[-1]
-    if not isinstance(turn, AssistantMessage):
-        raise TypeError("a suspended evaluation's transcript must end with the model's turn")
-    waiting = {p.call_id for p in response.pending_confirmations}
-    in_turn = {call.id for call in turn.tool_calls}
-    settled = tuple(
-        ToolResultMessage(o.call_id, o.name, o.content, not o.success)
-        for o in outcomes
-        if o.call_id in in_turn and o.call_id not in waiting
-    )
-    return PendingTurn(
-        run_id=response.run_id,
-        turn=response.turns,
-        calls=tuple(
-            PendingCall(p.call_id, p.name, dict(p.arguments))
-            for p in response.pending_confirmations
-        ),
-        settled=settled,
+        event.call_id, event.name, result.success, result.message, result.model_text()
     )
 
 
@@ -418,5 +339,35 @@ def _reply_text(response: PromptResponse[None], pending: PendingTurn | None) -> 
     return ""
 
 
-def _pending_json(call: PendingCall) -> dict[str, Any]:
-    return {"call_id": call.call_id, "name": call.name, "arguments": dict(call.arguments)}
+def _failure(error: BaseException) -> str:
+    """How a request ended, for the log: an error code, never the error's text."""
+    if isinstance(error, asyncio.CancelledError):
+        return "interrupted"
+    if isinstance(error, ChatError):
+        return error.code
+    return "error"
+
+
+def _log(
+    conversation_id: str,
+    outcome: str,
+    outcomes: Sequence[ToolOutcome],
+    turns: int,
+    started: float,
+) -> None:
+    """One metadata-only record per chat request that started."""
+    logger.info(
+        "chat conversation=%s outcome=%s tool_calls=%d turns=%d duration_ms=%.1f",
+        conversation_id,
+        outcome,
+        len(outcomes),
+        turns,
+        (time.perf_counter() - started) * 1000,
+        extra={
+            "taskchat_conversation_id": conversation_id,
+            "taskchat_outcome": outcome,
+            "taskchat_tool_calls": len(outcomes),
+            "taskchat_failed_calls": sum(not o.success for o in outcomes),
+            "taskchat_turns": turns,
+        },
+    )

@@ -35,6 +35,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the model: scripted (offline, the default) or a provider plugin",
     )
     serve.add_argument("--model", help="the provider's model name")
+    serve.add_argument(
+        "--offline-pace",
+        type=float,
+        default=0.02,
+        metavar="SECONDS",
+        help="the offline model's wait after each streamed piece, so replies visibly stream "
+        "in (0.02; 0: at once)",
+    )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     args = parser.parse_args(argv)
     return _serve(args)
@@ -46,7 +54,10 @@ def _serve(args: argparse.Namespace) -> int:
     from taskchat.app import create_app
 
     settings = Settings.from_env(
-        database_url=args.database_url, provider=args.provider, model=args.model
+        database_url=args.database_url,
+        provider=args.provider,
+        model=args.model,
+        offline_pace=args.offline_pace,
     )
     try:
         app = create_app(settings)

@@ -26,6 +26,8 @@ __all__ = [
     "RequestIdMiddleware",
     "current_request_id",
     "install_log_filter",
+    "internal_error_body",
+    "log_unhandled",
 ]
 
 REQUEST_ID_HEADER = "x-request-id"
@@ -44,6 +46,29 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 def current_request_id() -> str | None:
     return _request_id.get()
+
+
+def internal_error_body(request_id: str | None = None) -> dict[str, Any]:
+    """The JSON body of an unexpected failure: it names the request id, nothing else."""
+    request_id = request_id or current_request_id() or "-"
+    return {
+        "error": {
+            "code": "internal_error",
+            "message": f"unexpected server error (request id {request_id})",
+        }
+    }
+
+
+def log_unhandled(error: BaseException, scope: Scope) -> None:
+    """Log an unexpected failure by type only, without the traceback: its message could hold
+    user content."""
+    logger.error(
+        "unhandled %s on %s %s",
+        type(error).__name__,
+        scope.get("method"),
+        scope.get("path"),
+        extra={"taskchat_error_type": type(error).__name__},
+    )
 
 
 class RequestIdLogFilter(logging.Filter):
@@ -91,24 +116,10 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         except Exception as error:
-            # by type only, without the traceback: the message could hold user content
-            logger.error(  # noqa: TRY400
-                "unhandled %s on %s %s",
-                type(error).__name__,
-                scope.get("method"),
-                scope.get("path"),
-                extra={"taskchat_error_type": type(error).__name__},
-            )
+            log_unhandled(error, scope)
             if started:
                 raise
-            body = json.dumps(
-                {
-                    "error": {
-                        "code": "internal_error",
-                        "message": f"unexpected server error (request id {request_id})",
-                    }
-                }
-            ).encode()
+            body = json.dumps(internal_error_body(request_id)).encode()
             await send_with_id(
                 {
                     "type": "http.response.start",

@@ -12,10 +12,11 @@ It understands: "add/create a task ...", "list/show my tasks ...", "mark ... don
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -45,11 +46,26 @@ __all__ = [
 ]
 
 
-def offline_adapter(executor: ToolExecutor | None = None) -> ScriptedAdapter:
-    """A ``ScriptedAdapter`` answering every request with :func:`respond`."""
-    adapter = ScriptedAdapter(responder=respond, executor=executor)
+def offline_adapter(executor: ToolExecutor | None = None, *, pace: float = 0.0) -> ScriptedAdapter:
+    """A ``ScriptedAdapter`` answering every request with :func:`respond`; streamed, it waits
+    ``pace`` seconds after each piece, as a model typing would (0: no wait)."""
+    if pace < 0:
+        raise ValueError(f"pace must not be negative, got {pace}")
+    adapter = _PacedAdapter(responder=respond, executor=executor, pace=pace)
     adapter.requests = _Unrecorded()  # a server must not keep every request it ever saw
     return adapter
+
+
+class _PacedAdapter(ScriptedAdapter):
+    def __init__(self, *, pace: float, **options: Any) -> None:
+        super().__init__(**options)
+        self._pace = pace
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Any]:
+        async for delta in super().asend_stream(request):
+            yield delta
+            if self._pace:
+                await asyncio.sleep(self._pace)
 
 
 class _Unrecorded(list[ModelRequest]):

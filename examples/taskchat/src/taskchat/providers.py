@@ -40,13 +40,16 @@ def build_adapter(
     model: str | None = None,
     executor: ToolExecutor | None = None,
     environ: Mapping[str, str] = os.environ,
+    offline_pace: float = 0.0,
 ) -> Evaluator:
-    """The adapter for ``--provider name``, or a :class:`ProviderSetupError` saying why not."""
+    """The adapter for ``--provider name``, or a :class:`ProviderSetupError` saying why not.
+
+    ``offline_pace`` is the offline model's wait after each streamed piece."""
     if name not in PROVIDERS:
         raise ProviderSetupError(f"unknown provider {name!r}; choose one of {', '.join(PROVIDERS)}")
     provider = PROVIDERS[name]
     if provider is None:
-        return offline_adapter(executor)
+        return offline_adapter(executor, pace=offline_pace)
     try:
         adapter = load_adapter(name, model=model or provider.default_model, executor=executor)
     except UnknownProviderError:

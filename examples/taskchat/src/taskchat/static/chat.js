@@ -1,4 +1,6 @@
-// The chat page: plain JavaScript against the JSON API, no build step.
+// The chat page: plain JavaScript against the JSON API, no build step. Each message (or answer
+// to a confirmation) goes to POST /api/v1/chat/stream; the reply is read from the event stream
+// as it arrives: text into the assistant's bubble, a line per tool call as it starts and ends.
 "use strict";
 
 const STORAGE_KEY = "taskchat.conversation";
@@ -9,6 +11,7 @@ const state = {
   answers: {},   // call_id -> "approve" | "deny", for the pending confirmations
   pending: [],   // the calls waiting for an answer
   busy: false,
+  reading: null, // the AbortController of the stream being read
 };
 
 function addEntry(className, text) {
@@ -90,32 +93,163 @@ async function api(method, path, body) {
   return data;
 }
 
-async function send(fields) {
-  setBusy(true);
-  const thinking = addEntry("assistant pending", "…");
-  try {
-    const data = await api("POST", "/api/v1/chat", {
-      conversation_id: state.conversationId,
-      message: fields.message,
-      confirmations: fields.confirmations || {},
-    });
-    thinking.remove();
+// -- the stream ------------------------------------------------------------------------------
+
+// The server-sent events of a fetch response, as {name, data} with data parsed from JSON.
+async function* readEvents(response) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (event) yield event;
+    }
+  }
+}
+
+function parseEvent(block) {
+  let name = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (!line || line.startsWith(":")) continue; // a comment: the server's keep-alive
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+  }
+  return data.length ? { name, data: JSON.parse(data.join("\n")) } : null;
+}
+
+// What one request shows: a bubble for the model's words (last), tool lines above it.
+class ReplyView {
+  constructor() {
+    this.bubble = addEntry("assistant pending", "…");
+    this.turn = null;
+    this.text = "";
+    this.tools = new Map(); // call_id -> its line
+  }
+
+  text_delta({ text, turn }) {
+    if (turn !== this.turn) { // a later turn: the bubble shows what the model says now
+      this.turn = turn;
+      this.text = "";
+    }
+    this.text += text;
+    this.bubble.className = "msg assistant streaming";
+    this.bubble.textContent = this.text;
+    this.bubble.scrollIntoView({ block: "end" });
+  }
+
+  toolLine(callId, name) {
+    let line = this.tools.get(callId);
+    if (!line) {
+      line = document.createElement("li");
+      line.dataset.tool = name;
+      line.dataset.callId = callId;
+      this.bubble.before(line);
+      this.tools.set(callId, line);
+    }
+    return line;
+  }
+
+  tool_call_started({ call_id, name }) {
+    const line = this.toolLine(call_id, name);
+    line.className = "msg tool running";
+    line.textContent = `${name} …`;
+  }
+
+  tool_call_finished({ call_id, name, success, message }) {
+    // a call confirmed in this request: its "waiting" line from the asking request goes
+    for (const old of document.querySelectorAll(".msg.tool.waiting")) {
+      if (old.dataset.callId === call_id) old.remove();
+    }
+    const line = this.toolLine(call_id, name);
+    line.className = `msg tool ${success ? "ok" : "failed"}`;
+    line.textContent = `${name}: ${message}`;
+  }
+
+  confirmation_required({ call_id, name }) {
+    const line = this.toolLine(call_id, name);
+    line.className = "msg tool waiting";
+    line.textContent = `${name}: waits for your confirmation`;
+  }
+
+  // The final event: exactly the body of POST /api/v1/chat.
+  reply(data) {
     state.conversationId = data.conversation_id;
     localStorage.setItem(STORAGE_KEY, data.conversation_id);
-    for (const result of data.tool_results) addToolResult(result);
-    if (data.reply) addEntry("assistant", data.reply);
-    setPending(data.pending_confirmations);
-  } catch (error) {
-    thinking.remove();
-    addEntry("error", error.message);
-    if (error.data && error.data.error && error.data.error.pending_confirmations) {
-      setPending(error.data.error.pending_confirmations);
+    for (const result of data.tool_results) {
+      if (!this.tools.has(result.call_id)) this.tool_call_finished(result);
     }
+    if (data.reply) {
+      this.bubble.className = "msg assistant";
+      this.bubble.textContent = data.reply;
+    } else {
+      this.bubble.remove();
+    }
+    setPending(data.pending_confirmations);
+  }
+
+  fail(error) {
+    this.bubble.remove();
+    addEntry("error", error.message);
+    if (error.pending_confirmations) setPending(error.pending_confirmations);
+  }
+}
+
+async function send(fields) {
+  setBusy(true);
+  const view = new ReplyView();
+  const reading = new AbortController();
+  state.reading = reading;
+  try {
+    const response = await fetch("/api/v1/chat/stream", {
+      signal: reading.signal,
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify({
+        conversation_id: state.conversationId,
+        message: fields.message,
+        confirmations: fields.confirmations || {},
+      }),
+    });
+    if (!response.ok) { // refused before the stream started: a JSON error
+      const data = await response.json().catch(() => ({}));
+      view.fail(data.error || { message: `HTTP ${response.status}` });
+      return;
+    }
+    let ended = false;
+    for await (const { name, data } of readEvents(response)) {
+      switch (name) {
+        case "chat_started": state.conversationId = data.conversation_id; break;
+        case "text_delta": view.text_delta(data); break;
+        case "tool_call_started": view.tool_call_started(data); break;
+        case "tool_call_finished": view.tool_call_finished(data); break;
+        case "confirmation_required": view.confirmation_required(data); break;
+        case "reply": view.reply(data); ended = true; break;
+        case "error": view.fail(data.error); ended = true; break;
+        default: break; // run_started, turn_finished, argument pieces: nothing to show
+      }
+    }
+    if (!ended) view.fail({ message: "The connection closed before the reply was complete." });
+  } catch (error) {
+    if (error.name === "AbortError") view.bubble.remove(); // we left: the server stops the run
+    else view.fail({ message: `The server could not be reached: ${error.message}` });
   } finally {
+    if (state.reading === reading) state.reading = null;
     setBusy(false);
     refreshTasks();
   }
 }
+
+// -- the task panel and the conversation ------------------------------------------------------
 
 async function refreshTasks() {
   try {
@@ -168,6 +302,7 @@ async function restore() {
 }
 
 function startOver() {
+  if (state.reading) state.reading.abort();
   state.conversationId = null;
   localStorage.removeItem(STORAGE_KEY);
   $("#messages").replaceChildren();

@@ -1,0 +1,69 @@
+"""What a chat request can fail with: each error carries its HTTP ``status`` and ``code``.
+
+The plain endpoint answers them as JSON with that status; the streaming endpoint does the same
+before its stream starts, and sends them as its final ``error`` event after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ChatError",
+    "ConfirmationMismatchError",
+    "ConfirmationRequiredError",
+    "ConversationBusyError",
+    "ConversationNotFoundError",
+    "InvalidChatRequestError",
+    "ModelFailureError",
+    "ModelTimeoutError",
+    "NothingToConfirmError",
+]
+
+
+class ChatError(Exception):
+    """A request the service cannot carry out; ``status`` and ``code`` are for the HTTP answer."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def body(self) -> dict[str, Any]:
+        """The JSON error body: ``{"error": {"code", "message", ...details}}``."""
+        return {"error": {"code": self.code, "message": self.message, **self.details}}
+
+
+class ConversationNotFoundError(ChatError):
+    status, code = 404, "conversation_not_found"
+
+
+class ConfirmationRequiredError(ChatError):
+    status, code = 409, "confirmation_required"
+
+
+class ConfirmationMismatchError(ChatError):
+    status, code = 409, "confirmation_mismatch"
+
+
+class NothingToConfirmError(ChatError):
+    status, code = 409, "nothing_to_confirm"
+
+
+class ConversationBusyError(ChatError):
+    status, code = 409, "conversation_busy"
+
+
+class InvalidChatRequestError(ChatError):
+    status, code = 422, "invalid_request"
+
+
+class ModelFailureError(ChatError):
+    status, code = 502, "model_error"
+
+
+class ModelTimeoutError(ChatError):
+    status, code = 504, "model_timeout"
