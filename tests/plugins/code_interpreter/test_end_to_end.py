@@ -1,7 +1,11 @@
 """The code interpreter through each provider's real adapter and SDK over the loopback server,
 with the codecs the installed plugin registers: the same sum read into the same typed result,
 plain, streamed, sync and async. Chat Completions has no code interpreter: an error before any
-request, naming the providers that have one. (Gemini's adapter is not merged yet.)"""
+request, naming the providers that have one.
+
+Through affordance-google 0.1.0 the result has no answer text: that adapter hands codecs the
+code parts but not the candidate's text parts (the codec contract says the candidate); that
+check is a strict xfail, so it flips when the adapter changes."""
 
 from __future__ import annotations
 
@@ -19,12 +23,21 @@ from affordance_code_interpreter import (
     UnsupportedCodeInterpreterConfigError,
 )
 
-SAMPLES = {"openai": "openai_responses_code_interpreter", "anthropic": "anthropic_code_execution"}
+SAMPLES = {
+    "openai": "openai_responses_code_interpreter",
+    "anthropic": "anthropic_code_execution",
+    "google": "google_code_execution",
+}
 PROVIDERS = available(*SAMPLES)
 DECLARED = {
     "openai": {"type": "code_interpreter", "container": {"type": "auto"}},
     "anthropic": {"type": "code_execution_20250825", "name": "code_execution"},
+    "google": {"codeExecution": {}},
 }
+NO_TEXT = pytest.mark.xfail(
+    reason="affordance-google hands codecs no text parts (the contract: the candidate)",
+    strict=True,
+)
 
 
 def prompt(config: CodeInterpreterConfig | None = None) -> PromptTemplate[Any]:
@@ -42,10 +55,23 @@ def test_the_run_is_the_same_result_plain_streamed_sync_and_async(provider: str)
     result = runs.plain.hosted_outputs["code_interpreter"]
     assert isinstance(result, CodeInterpreterResult)
     assert "print(sum(range(1, 101)))" in result.code
-    assert (result.output, result.text[-len(CODE_ANSWER) :]) == (SUM_OUTPUT, CODE_ANSWER)
+    assert result.output == SUM_OUTPUT
     assert [r.hosted_outputs for r in runs.all()] == [{"code_interpreter": result}] * 4
     assert runs.streamed_results == [HostedToolResult("code_interpreter", result)]
     assert server.requests[0].body["tools"] == [DECLARED[provider]]
+
+
+@pytest.mark.parametrize(
+    "provider", [pytest.param(p, marks=NO_TEXT) if p == "google" else p for p in PROVIDERS]
+)
+def test_the_result_carries_the_answer_text(provider: str) -> None:
+    wire = PROVIDER_WIRES[provider]
+    with wire.running() as (server, adapter):
+        wire.script_plain(server, load(SAMPLES[provider]))
+        result = adapter.evaluate(prompt()).hosted_outputs["code_interpreter"]
+
+    assert isinstance(result, CodeInterpreterResult)
+    assert result.text.endswith(CODE_ANSWER)
 
 
 def test_an_openai_container_setting_reaches_the_request() -> None:
@@ -57,16 +83,16 @@ def test_an_openai_container_setting_reaches_the_request() -> None:
     assert server.requests[0].body["tools"] == [{"type": "code_interpreter", "container": "cntr_7"}]
 
 
-@pytest.mark.skipif("anthropic" not in PROVIDERS, reason="the anthropic plugin is not installed")
-def test_anthropic_refuses_a_container_setting_before_any_request() -> None:
-    wire = PROVIDER_WIRES["anthropic"]
+@pytest.mark.parametrize("provider", [p for p in PROVIDERS if p != "openai"])
+def test_a_container_setting_is_refused_before_any_request(provider: str) -> None:
+    wire = PROVIDER_WIRES[provider]
     with (
         wire.running() as (server, adapter),
         pytest.raises(UnsupportedCodeInterpreterConfigError) as raised,
     ):
         adapter.evaluate(prompt(CodeInterpreterConfig(memory_limit="4g")))
 
-    assert (raised.value.field, raised.value.provider) == ("memory_limit", "anthropic")
+    assert (raised.value.field, raised.value.provider) == ("memory_limit", provider)
     assert server.requests == ()
 
 

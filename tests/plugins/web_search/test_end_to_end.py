@@ -1,10 +1,13 @@
 """Web search through each provider's real adapter and SDK over the loopback server, with the
 codecs the installed plugin registers (no ``codecs=`` override): the same question answered on
-every provider gives a ``WebSearchResult`` of the same shape whose citations slice the answer
-to the cited spans (after non-ASCII text), equal plain, streamed, sync and async.
+every provider gives a ``WebSearchResult`` of the same shape, equal plain, streamed, sync and
+async, whose citations slice the answer to the cited spans (after non-ASCII text).
 
-Gemini is not here yet: its adapter is not merged (its codec is tested on the sample and
-offline through ``ScriptedAdapter``)."""
+Through affordance-google 0.1.0 the citations cannot slice the answer: that adapter hands
+codecs the grounding metadata but not the candidate's text parts (the codec contract says the
+candidate). Those cases are strict xfails, so they flip when the adapter changes; the codec
+itself slices Gemini's byte offsets right from the candidate (``test_codecs.py``, and offline
+through ``ScriptedAdapter`` in ``test_scripted.py``)."""
 
 from __future__ import annotations
 
@@ -30,8 +33,14 @@ SAMPLES = {
     "openai": "openai_responses_web_search",
     "openai-chat": "openai_chat_web_search",
     "anthropic": "anthropic_web_search",
+    "google": "google_web_search",
 }
 PROVIDERS = available(*SAMPLES)
+NO_TEXT = pytest.mark.xfail(
+    reason="affordance-google hands codecs no text parts (the contract: the candidate)",
+    strict=True,
+)
+SLICING = [pytest.param(p, marks=NO_TEXT) if p == "google" else p for p in PROVIDERS]
 
 
 def prompt(config: WebSearchConfig | None = None) -> PromptTemplate[Any]:
@@ -40,7 +49,7 @@ def prompt(config: WebSearchConfig | None = None) -> PromptTemplate[Any]:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_the_cited_answer_is_the_same_result_plain_streamed_sync_and_async(provider: str) -> None:
+def test_the_result_is_the_same_plain_streamed_sync_and_async(provider: str) -> None:
     wire = PROVIDER_WIRES[provider]
     with wire.running() as (server, adapter):
         wire.script(server, load(SAMPLES[provider]), times=2)
@@ -49,23 +58,52 @@ def test_the_cited_answer_is_the_same_result_plain_streamed_sync_and_async(provi
 
     result = runs.plain.hosted_outputs["web_search"]
     assert isinstance(result, WebSearchResult)
-    assert result.text == ANSWER == runs.plain.text
-    assert tuple(result.quote(c) for c in result.citations) == CITED_SPANS
+    assert runs.plain.text == ANSWER
+    assert len(result.citations) == len(CITED_SPANS)
+    assert len(result.source_urls) >= 2
     assert [response.hosted_outputs for response in runs.all()] == [{"web_search": result}] * 4
     assert runs.streamed_results == [HostedToolResult("web_search", result)]
 
 
-def test_every_provider_gives_the_same_spans_and_titles() -> None:
-    shapes = {}
-    for provider in PROVIDERS:
-        wire = PROVIDER_WIRES[provider]
-        with wire.running() as (server, adapter):
-            wire.script_plain(server, load(SAMPLES[provider]))
-            result = adapter.evaluate(prompt()).hosted_outputs["web_search"]
-        assert isinstance(result, WebSearchResult)
-        shapes[provider] = [(c.url, c.title, c.span) for c in result.citations]
+EXPECTED = [
+    ("https://www.meteoswiss.admin.ch/zurich", "MeteoSwiss: Zürich", (17, 31)),
+    ("https://www.meteoswiss.admin.ch/zurich", "MeteoSwiss: Zürich", (40, 49)),
+    ("https://www.srf.ch/meteo", "SRF Meteo", (40, 49)),
+]
 
-    assert len(set(map(tuple, shapes.values()))) == 1, shapes
+
+@pytest.mark.parametrize("provider", SLICING)
+def test_the_citations_slice_the_answer_to_the_cited_spans(provider: str) -> None:
+    wire = PROVIDER_WIRES[provider]
+    with wire.running() as (server, adapter):
+        wire.script(server, load(SAMPLES[provider]))
+        runs = run_all_ways(adapter, prompt())
+
+    for response in runs.all():
+        result = response.hosted_outputs["web_search"]
+        assert isinstance(result, WebSearchResult)
+        assert result.text == ANSWER
+        assert tuple(result.quote(c) for c in result.citations) == CITED_SPANS
+        if provider != "google":  # Gemini's URLs are redirects and its titles domains
+            assert [(c.url, c.title, c.span) for c in result.citations] == EXPECTED
+        assert [c.span for c in result.citations] == [span for _, _, span in EXPECTED]
+
+
+def test_through_the_google_adapter_the_rest_of_the_grounding_is_read() -> None:
+    if "google" not in PROVIDERS:
+        pytest.skip("the google plugin is not installed")
+    wire = PROVIDER_WIRES["google"]
+    with wire.running() as (server, adapter):
+        wire.script_plain(server, load(SAMPLES["google"]))
+        result = adapter.evaluate(prompt()).hosted_outputs["web_search"]
+
+    assert isinstance(result, WebSearchResult)
+    assert result.queries == ("Wetter Zürich heute", "Zürich Regen morgen")
+    assert [c.title for c in result.citations] == ["meteoswiss.admin.ch"] * 2 + ["srf.ch"]
+    assert result.source_urls == tuple(
+        dict.fromkeys(c.url for c in result.citations)
+    )  # both chunks are cited
+    assert server.requests[0].body["tools"] == [{"googleSearch": {}}]
 
 
 DECLARED = {
@@ -122,6 +160,8 @@ BOTH = WebSearchConfig(domain_filter=DomainFilter(allowed=("x.example",), blocke
         ("openai-chat", WebSearchConfig(allow_live_access=False), "allow_live_access"),
         ("anthropic", BOTH, "domain_filter.blocked"),
         ("anthropic", WebSearchConfig(context_size="high"), "context_size"),
+        ("google", ALLOWED, "domain_filter.allowed"),
+        ("google", WebSearchConfig(geo_hint=GeoHint(country_code="CH")), "geo_hint"),
     ],
 )
 @pytest.mark.parametrize("streamed", [False, True])

@@ -2,10 +2,10 @@
 supports their configuration, and fail before any request, naming the setting, on each that
 does not.
 
-OpenAI (Responses and Chat) and Anthropic run through their adapters and real SDKs over the
-loopback servers. Gemini, whose adapter is not merged yet, runs through
-``ScriptedAdapter(codecs_of="google")`` whose responder builds the hosted declarations as an
-adapter does while building its request, then answers with Gemini's sample candidate.
+Each provider runs through its adapter and real SDK over the loopback server. A provider whose
+plugin is not installed runs through ``ScriptedAdapter(codecs_of=...)`` instead, whose
+responder builds the hosted declarations as an adapter does while building its request, then
+answers with the provider's sample items.
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ def check_result(response: PromptResponse[Any], name: str = "web_search") -> Web
     result = response.hosted_outputs[name]
     assert isinstance(result, WebSearchResult)
     assert result.citations
-    assert result.quote(result.citations[0]) == "sonnig, 24 °C."
+    if result.text:  # affordance-google hands codecs no text (see test_end_to_end.py)
+        assert result.quote(result.citations[0]) == "sonnig, 24 °C."
     return result
 
 

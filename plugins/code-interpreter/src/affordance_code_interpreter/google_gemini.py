@@ -2,10 +2,12 @@
 
 Request (an entry of ``tools``): ``{"codeExecution": {}}`` (no settings).
 
-The adapter hands the codec one item: the first candidate as sent (camelCase). Its
-``content.parts`` hold ``executableCode`` {language, code, id?} parts, each followed by a
-``codeExecutionResult`` {outcome, output, id?} part (matched by ``id`` when both have one, else
-by order), between the answer's ``text`` parts. ``outcome`` is ``OUTCOME_OK``,
+The codec contract hands the codec one item: the first candidate as sent (camelCase). The
+Google adapter (affordance-google 0.1.0) hands over the code parts themselves instead, without
+the text parts; both shapes are read. The candidate's ``content.parts`` hold
+``executableCode`` {language, code, id?} parts, each followed by a ``codeExecutionResult``
+{outcome, output, id?} part (matched by ``id`` when both have one, else by order), between
+the answer's ``text`` parts. ``outcome`` is ``OUTCOME_OK``,
 ``OUTCOME_FAILED`` or ``OUTCOME_DEADLINE_EXCEEDED``; ``output`` is stdout on success and
 stderr with stdout on failure.
 """
@@ -51,6 +53,10 @@ class GoogleCodeInterpreterCodec:
             "stderr and stdout when the run failed; `outcome` says which."
         ),
         "Images the code draws arrive as `inlineData` parts and are not reported as files.",
+        (
+            "affordance-google 0.1.0 hands codecs the code parts, not the candidate's text "
+            "parts: through it `text` is empty."
+        ),
     )
 
     def serialize(self, tool: HostedTool[CodeInterpreterConfig]) -> dict[str, Any]:
@@ -64,10 +70,7 @@ class GoogleCodeInterpreterCodec:
     ) -> CodeInterpreterResult | None:
         runs: list[_Run] = []
         texts: list[str] = []
-        candidate = response_items[0] if response_items else {}
-        content = candidate.get("content")
-        parts = content.get("parts") if isinstance(content, dict) else None
-        for part in parts or ():
+        for part in _parts(response_items):
             if not isinstance(part, dict):
                 continue
             if isinstance(part.get("executableCode"), dict):
@@ -81,6 +84,16 @@ class GoogleCodeInterpreterCodec:
         return CodeInterpreterResult(
             executions=tuple(run.execution() for run in runs), text="".join(texts)
         )
+
+
+def _parts(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The first candidate's parts (the codec contract), or else the items themselves."""
+    for item in items:
+        content = item.get("content")
+        if isinstance(content, dict):
+            parts = content.get("parts")
+            return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+    return list(items)
 
 
 @dataclass
