@@ -127,7 +127,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         else:
             _check(run_command([interpreter, "-m", "venv", venv], env=env))
             install = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        plugins = [p for p in (OPENAI_PLUGIN, GOOGLE_PLUGIN) if (p / "pyproject.toml").exists()]
+        providers = (OPENAI_PLUGIN, ANTHROPIC_PLUGIN, GOOGLE_PLUGIN)
+        plugins = [p for p in providers if (p / "pyproject.toml").exists()]
         done = run_command([*install, "-r", REQUIREMENTS, CORE, *plugins], env=env)
         if done.returncode != 0 and plugins:  # a plugin mid-edit must not stop the bench
             done = run_command([*install, "-r", REQUIREMENTS, CORE], env=env)

@@ -22,7 +22,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / ".tox" / "matrix-result.json"
 TABLE = ROOT / "specs" / "COMPATIBILITY.md"
-SDKS = {"openai": "openai", "anthropic": "anthropic", "google": "google-genai"}
+SDKS = {
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "google": "google-genai",
+    "temporal": "temporalio",
+}
 """Plugin name in an env name -> the provider SDK distribution it is tested against."""
 _BRACES = re.compile(r"\{([^}]*)\}")
 _INTERPRETER = re.compile(r"Using CPython (\d+\.\d+\.\d+)")

@@ -53,17 +53,33 @@ FRAMEWORK_LABELS: dict[str, str] = {
     "llm": "llm",
     "openai-sdk": "openai SDK by hand",
     "openai-sdk-raw": "openai SDK by hand, raw JSON",
+    "anthropic-sdk": "anthropic SDK by hand",
+    "anthropic-sdk-raw": "anthropic SDK by hand, raw JSON",
+    "google-sdk": "google-genai SDK by hand",
+    "google-sdk-raw": "google-genai SDK by hand, raw JSON",
 }
 
 # distribution names whose versions each framework's record carries
 _DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
-    "affordance": ("affordance", "affordance-openai", "openai"),
+    "affordance": (
+        "affordance",
+        "affordance-openai",
+        "affordance-anthropic",
+        "affordance-google",
+        "openai",
+        "anthropic",
+        "google-genai",
+    ),
     "weakincentives": ("weakincentives",),
     "pydantic-ai": ("pydantic-ai-slim", "pydantic", "openai"),
     "openai-agents": ("openai-agents", "openai"),
     "llm": ("llm",),
     "openai-sdk": ("openai", "httpx", "httpx2"),
     "openai-sdk-raw": ("openai", "httpx", "httpx2"),
+    "anthropic-sdk": ("anthropic", "httpx", "httpx2"),
+    "anthropic-sdk-raw": ("anthropic", "httpx", "httpx2"),
+    "google-sdk": ("google-genai", "httpx", "httpx2"),
+    "google-sdk-raw": ("google-genai", "httpx", "httpx2"),
 }
 
 

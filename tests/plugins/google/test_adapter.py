@@ -260,10 +260,11 @@ def test_a_refused_structured_answer_raises_with_the_refusal(
         make_adapter().evaluate(make_prompt(output_type=dict))
 
 
-def test_code_execution_parts_and_grounding_are_hosted_items_as_plain_dicts(
+def test_hosted_tools_see_the_whole_candidate_as_one_plain_item(
     make_adapter: Callable[..., GoogleAdapter],
 ) -> None:
-    from affordance_google import _wire
+    from affordance_google._reply import parse_body
+    from affordance_google._request import PreparedRequest
 
     text = "Paris is sunny. 6*7 is 42."
     grounding = grounding_metadata(
@@ -283,15 +284,16 @@ def test_code_execution_parts_and_grounding_are_hosted_items_as_plain_dicts(
             )
         ]
     )
-    prepared = _wire.PreparedRequest({}, {}, 1)
-
-    turn = _wire.parse_body(body, prepared)
+    turn = parse_body(body, PreparedRequest({}, {}, 1, hosted=True))
+    plain = parse_body(body, PreparedRequest({}, {}, 1))
 
     parts = body["candidates"][0]["content"]["parts"]
-    assert turn.hosted_items == (parts[0], parts[1], {"groundingMetadata": grounding})
-    assert all(type(item) is dict for item in turn.hosted_items)
+    expected = {"content": {"role": "model", "parts": parts}, "groundingMetadata": grounding}
+    assert turn.hosted_items == (expected,)
+    assert type(turn.hosted_items[0]) is dict
     assert turn.provider_items == tuple(parts)
     assert turn.text == text
+    assert plain.hosted_items == ()
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from loopback import (
 
 from affordance import PromptEvaluationError
 from affordance.testing import FakeClock
-from affordance_google import GoogleAdapter, RetryPolicy
+from affordance_google import GoogleAdapter, RequestRetryPolicy
 
 PATH = generate_path("gemini-test")
 OK = JsonReply(google_text("Recovered."))
@@ -177,7 +177,7 @@ def test_a_timeout_is_retried_and_then_reported(
     server.script(PATH, timeout(5.0), timeout(5.0))
     adapter = make_adapter(
         aio=mode == "async",
-        retry=RetryPolicy(max_retries=1),
+        retry=RequestRetryPolicy(max_retries=1),
         client_options={"timeout": 150},  # milliseconds
     )
 
@@ -220,7 +220,7 @@ def test_no_retries_means_one_attempt(
     server.script(PATH, google_unavailable())
 
     with pytest.raises(PromptEvaluationError, match="HTTP 503") as info:
-        make_adapter(retry=RetryPolicy(max_retries=0)).evaluate(prompt)
+        make_adapter(retry=RequestRetryPolicy(max_retries=0)).evaluate(prompt)
 
     assert "attempts" not in info.value.message
 
@@ -244,8 +244,8 @@ def test_retry_after_may_be_an_http_date_and_nonsense_falls_back_to_backoff() ->
 
     from google.genai import errors
 
+    from affordance.adapters.retry import Transient
     from affordance_google._errors import classify
-    from affordance_google._retry import Transient
 
     class Response:
         def __init__(self, value: str) -> None:

@@ -5,6 +5,7 @@ finish reasons, refusals), sync and async; errors in and after the stream."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -186,14 +187,40 @@ def consume_all(adapter: GoogleAdapter, prompt: Any, aio: bool) -> None:
 
 
 def chunk_events(body: dict[str, Any], **options: Any) -> list[SseEvent]:
-    return [SseEvent(__import__("json").dumps(c)) for c in google_stream_chunks(body, **options)]
+    return [SseEvent(json.dumps(c)) for c in google_stream_chunks(body, **options)]
+
+
+@pytest.mark.parametrize("text_chunk", [3, 1000])
+def test_hosted_tools_read_the_same_candidate_from_a_stream_as_from_a_plain_answer(
+    text_chunk: int,
+) -> None:
+    from affordance.adapters.sse import SseEvent as WireEvent
+    from affordance_google._reply import parse_body
+    from affordance_google._request import PreparedRequest
+    from affordance_google._stream import StreamTranslation
+
+    body = BODIES["hosted code and grounding"]
+    prepared = PreparedRequest({}, {}, 1, hosted=True)
+    translation = StreamTranslation(prepared)
+    assembler = TurnAssembler()
+    for chunk in google_stream_chunks(body, text_chunk=text_chunk):
+        for delta in translation(WireEvent(None, json.dumps(chunk))):
+            assembler.add(delta)
+    for delta in translation.end():
+        assembler.add(delta)
+
+    streamed = assembler.turn()
+
+    assert streamed.hosted_items == parse_body(body, prepared).hosted_items
+    grounding = body["candidates"][0]["groundingMetadata"]
+    assert streamed.hosted_items[0]["groundingMetadata"] == grounding
 
 
 def test_an_error_event_mid_stream_is_a_prompt_evaluation_error_with_its_status(
     server: LoopbackServer, make_adapter: Callable[..., GoogleAdapter], prompt: Any
 ) -> None:
     events = chunk_events(google_text("This will not finish."), text_chunk=4)[:2]
-    events.append(SseEvent(__import__("json").dumps(google_error_body(503, "UNAVAILABLE", "busy"))))
+    events.append(SseEvent(json.dumps(google_error_body(503, "UNAVAILABLE", "busy"))))
     server.script(STREAM, SseReply(events))
 
     with pytest.raises(PromptEvaluationError) as info, make_adapter().stream(prompt) as stream:

@@ -182,9 +182,12 @@ def decode_stream(
     prompt_name: str,
     request_id: str | None = None,
     transport_errors: tuple[type[BaseException], ...] = (),
+    end: Callable[[], Iterable[Delta]] | None = None,
 ) -> Iterator[Delta]:
-    """The deltas ``translate`` makes of each event; what breaks on the way (a malformed event,
-    an error event, a transport error of ``transport_errors``) as a ``PromptEvaluationError``."""
+    """The deltas ``translate`` makes of each event, then those ``end()`` makes once the events
+    run out (a translator that closes the turn only then); what breaks on the way (a malformed
+    event, an error event, a transport error of ``transport_errors``) as a
+    ``PromptEvaluationError``."""
     errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
     caught: tuple[type[BaseException], ...] = (
         UnusableResponseError,
@@ -194,6 +197,8 @@ def decode_stream(
     try:
         for event in events:
             yield from translate(event)
+        if end is not None:
+            yield from end()
     except caught as error:
         mapped = errors.of(error)
         assert mapped is not None
@@ -208,6 +213,7 @@ async def adecode_stream(
     prompt_name: str,
     request_id: str | None = None,
     transport_errors: tuple[type[BaseException], ...] = (),
+    end: Callable[[], Iterable[Delta]] | None = None,
 ) -> AsyncGenerator[Delta, None]:
     """The async form of :func:`decode_stream`; closing it closes ``events``."""
     errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
@@ -219,6 +225,9 @@ async def adecode_stream(
     try:
         async for event in events:
             for delta in translate(event):
+                yield delta
+        if end is not None:
+            for delta in end():
                 yield delta
     except caught as error:
         mapped = errors.of(error)

@@ -191,7 +191,12 @@ class ToolExecutor:
                 return attempts.succeeded(value)
 
     def finish(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
-        """Store a fresh success in the cache and log the call (metadata only)."""
+        """The bookkeeping once a call is over: :meth:`remember` it, then :meth:`record` it."""
+        self.remember(outcome)
+        self.record(outcome, run_id=run_id, turn=turn)
+
+    def remember(self, outcome: CallOutcome) -> None:
+        """Store a fresh success of a cached tool in the cache."""
         prepared = outcome.prepared
         tool = prepared.tool
         result = outcome.result
@@ -203,6 +208,11 @@ class ToolExecutor:
             and tool.cache_ttl is not None
         ):
             self.cache.put(prepared.cache_key, result, self.clock.monotonic() + tool.cache_ttl)
+
+    def record(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
+        """Log the call on ``affordance.tools`` (metadata only, unless ``log_content``)."""
+        prepared = outcome.prepared
+        result = outcome.result
         content = None
         if self.log_content:
             content = {"arguments": _json_text(prepared.arguments), "result": result.model_text()}

@@ -2,17 +2,17 @@
 
 ``GoogleAdapter`` is resolved on first access (PEP 562), so ``import affordance_google`` does
 not import the ``google-genai`` SDK (about a second to import); only using the adapter does.
-``RetryPolicy`` (the adapter's retry budget) imports no SDK either.
+``RequestRetryPolicy`` (the adapter's retry budget) imports no SDK either.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from affordance_google._retry import NO_RETRIES, RetryPolicy
+from affordance.adapters.retry import NO_REQUEST_RETRIES, RequestRetryPolicy
 
 __version__ = "0.1.0"
-__all__ = ["NO_RETRIES", "GoogleAdapter", "RetryPolicy", "__version__"]
+__all__ = ["NO_REQUEST_RETRIES", "GoogleAdapter", "RequestRetryPolicy", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

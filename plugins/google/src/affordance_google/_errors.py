@@ -4,10 +4,10 @@ left of one once the budget is spent — a ``PromptEvaluationError``.
 ``google-genai`` retries nothing unless its client has ``retry_options``, ignores
 ``Retry-After`` even then, and lets timeouts and connection errors through as the raw
 exceptions of its HTTP library (``httpx2`` for 3.x, ``httpx`` before, ``aiohttp`` when it is
-the async transport). So the adapter owns retries (see :mod:`._retry`): an ``APIError`` with
-status 408, 429, 500, 502, 503 or 504, a timeout, a refused or reset connection. A 429's wait
-comes from its ``Retry-After`` header, or else from the ``google.rpc.RetryInfo`` detail the API
-puts in the body (``"retryDelay": "26s"``).
+the async transport). So the adapter owns retries (with :mod:`affordance.adapters.retry`):
+an ``APIError`` with status 408, 429, 500, 502, 503 or 504, a timeout, a refused or reset
+connection. A 429's wait comes from its ``Retry-After`` header, or else from the
+``google.rpc.RetryInfo`` detail the API puts in the body (``"retryDelay": "26s"``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 from google.genai import errors
 
 from affordance.adapters.decoding import cut
+from affordance.adapters.retry import Transient
 from affordance.errors import PromptEvaluationError
-from affordance_google._retry import Transient
 
 __all__ = [
     "PROVIDER",

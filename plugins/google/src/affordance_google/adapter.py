@@ -1,7 +1,8 @@
 """``GoogleAdapter``: evaluates prompts with Gemini, on the Gemini Developer API or Vertex AI.
 
-The adapter only translates: :mod:`._wire` builds the ``generateContent`` body and reads the
-answer (plain, or chunk by chunk) into the core's turn; the function declarations, the
+The adapter only translates: :mod:`._request` builds the ``generateContent`` body,
+:mod:`._reply` reads a plain answer and :mod:`._stream` a streamed one into the core's turn;
+the function declarations, the
 ``functionResponse`` payloads and the output format come from the serializers the plugin
 registry resolves (:mod:`.serializers` by default); the loop, tool execution and confirmations
 are the core's.
@@ -16,9 +17,9 @@ methods used (``request``, ``async_request``, ``_build_request``, ``_request``,
 ``_async_request``) are private but unchanged from the SDK floor to the latest release; the
 test matrix runs both.
 
-Retries are this adapter's (:mod:`._retry`, :mod:`._errors`): the SDK retries nothing by
-default and ignores ``Retry-After``; each request asks the SDK for a single attempt, so the
-budget is never multiplied.
+Retries are this adapter's (:mod:`affordance.adapters.retry`, :mod:`._errors`): the SDK
+retries nothing by default and ignores ``Retry-After``; each request asks the SDK for a
+single attempt, so the budget is never multiplied.
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ from google.genai.client import AsyncClient
 from affordance.adapters import ClientPair, ProviderAdapter, decode_turn
 from affordance.adapters.decoding import adecode_stream, decode_stream
 from affordance.adapters.resolution import SerializerFactories
+from affordance.adapters.retry import RequestRetryPolicy, awith_retries, with_retries
 from affordance.adapters.sse import aread_events, read_events
 from affordance.clock import Clock
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.tool import Tool
-from affordance_google import _wire
 from affordance_google._errors import (
     PROVIDER,
     classify,
@@ -51,7 +52,9 @@ from affordance_google._errors import (
     request_id_of,
     transport_errors,
 )
-from affordance_google._retry import RetryPolicy, awith_retries, with_retries
+from affordance_google._reply import parse_body
+from affordance_google._request import PreparedRequest, RequestSettings, build_body
+from affordance_google._stream import StreamTranslation
 from affordance_google.serializers import (
     GoogleOutputSerializer,
     GoogleToolResultSerializer,
@@ -91,7 +94,7 @@ class _Route:
             return self.base_options
         return self.base_options.model_copy(update={"timeout": max(1, int(remaining * 1000))})
 
-    def body(self, prepared: _wire.PreparedRequest) -> dict[str, Any]:
+    def body(self, prepared: PreparedRequest) -> dict[str, Any]:
         """The body to hand over: the SDK merges a client-level ``extra_body`` into it in place,
         so it gets a copy then (our declarations are shared between requests)."""
         extra = getattr(self.api._http_options, "extra_body", None)
@@ -136,7 +139,7 @@ class GoogleAdapter(ProviderAdapter):
         max_output_tokens: int | None = None,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,
-        retry: RetryPolicy | None = None,
+        retry: RequestRetryPolicy | None = None,
         clock: Clock | None = None,
         close_clients: bool = False,
         **options: Any,
@@ -164,9 +167,9 @@ class GoogleAdapter(ProviderAdapter):
         )
         self.model = model
         self.api_version = api_version
-        self.retry = retry if retry is not None else RetryPolicy()
+        self.retry = retry if retry is not None else RequestRetryPolicy()
         self.clock: Clock = clock if clock is not None else self.executor.clock
-        self.settings = _wire.RequestSettings(
+        self.settings = RequestSettings(
             max_output_tokens=max_output_tokens,
             temperature=temperature,
             extra_body=dict(extra_body or {}),
@@ -206,10 +209,12 @@ class GoogleAdapter(ProviderAdapter):
             **self._retrying(request),
         )
         raw = opened.response_stream
+        translation = StreamTranslation(prepared)
         try:
             yield from decode_stream(
-                _wire.ended(read_events(_lines(raw))),
-                _wire.step(_wire.StreamTranslation(prepared)),
+                read_events(_lines(raw)),
+                translation,
+                end=translation.end,
                 provider=PROVIDER,
                 prompt_name=request.prompt_name,
                 request_id=request_id_of(opened.headers),
@@ -229,10 +234,12 @@ class GoogleAdapter(ProviderAdapter):
             **self._retrying(request),
         )
         raw = opened.response_stream
+        translation = StreamTranslation(prepared)
         try:
             deltas = adecode_stream(
-                _wire.aended(aread_events(_alines(raw))),
-                _wire.step(_wire.StreamTranslation(prepared)),
+                aread_events(_alines(raw)),
+                translation,
+                end=translation.end,
                 provider=PROVIDER,
                 prompt_name=request.prompt_name,
                 request_id=request_id_of(opened.headers),
@@ -254,17 +261,15 @@ class GoogleAdapter(ProviderAdapter):
 
     # -- translation -------------------------------------------------------------------------
 
-    def _prepare(self, request: ModelRequest) -> _wire.PreparedRequest:
+    def _prepare(self, request: ModelRequest) -> PreparedRequest:
         hosted = self.hosted_declarations(request)
-        return _wire.build_body(self, request, self.settings, hosted)
+        return build_body(self, request, self.settings, hosted)
 
-    def _turn(
-        self, response: Any, prepared: _wire.PreparedRequest, prompt_name: str
-    ) -> ProviderTurn:
+    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
         body = response.body
         return decode_turn(
             body.encode() if isinstance(body, str) else bytes(body or b""),
-            lambda data: _wire.parse_body(data, prepared),
+            lambda data: parse_body(data, prepared),
             provider=PROVIDER,
             prompt_name=prompt_name,
             status=200,

@@ -1,4 +1,4 @@
-"""A bounded retry budget for one provider request, written for any provider.
+"""A bounded retry budget for one provider request, for adapters whose SDK does not retry.
 
 The provider says which failures are transient (``classify``: a :class:`Transient`, with the
 wait the server asked for, or None) and what the final failure becomes (``give_up``); this
@@ -12,7 +12,8 @@ module decides whether to try again, and how long to wait:
 - never past the evaluation's deadline: a wait that would end after it is not started.
 
 Waiting goes through an injectable :class:`affordance.clock.Clock`, so tests never sleep.
-Nothing here knows a provider or an SDK; it could move to the core unchanged.
+Nothing here knows a provider or an SDK. (A *tool's* retries are
+:class:`affordance.RetryPolicy`, counted in attempts; this one counts retries of a request.)
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from typing import TypeVar
 
 from affordance.clock import Clock, Deadline
 
-__all__ = ["NO_RETRIES", "RetryPolicy", "Transient", "awith_retries", "with_retries"]
+__all__ = ["NO_REQUEST_RETRIES", "RequestRetryPolicy", "Transient", "awith_retries", "with_retries"]
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class RetryPolicy:
+class RequestRetryPolicy:
     """How many times, and how patiently, a transient failure is retried."""
 
     max_retries: int = 2
@@ -55,7 +56,7 @@ class RetryPolicy:
         return max(0.0, base * (1 + self.jitter * (2 * draw - 1)))
 
 
-NO_RETRIES = RetryPolicy(max_retries=0)
+NO_REQUEST_RETRIES = RequestRetryPolicy(max_retries=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ GiveUp = Callable[[Exception, int], Exception]
 def _delay(
     error: Exception,
     classify: Classify,
-    policy: RetryPolicy,
+    policy: RequestRetryPolicy,
     retry: int,
     deadline: Deadline | None,
     draw: Callable[[], float],
@@ -101,7 +102,7 @@ def with_retries(
     *,
     classify: Classify,
     give_up: GiveUp,
-    policy: RetryPolicy,
+    policy: RequestRetryPolicy,
     clock: Clock,
     deadline: Deadline | None = None,
     draw: Callable[[], float] = random.random,
@@ -124,7 +125,7 @@ async def awith_retries(
     *,
     classify: Classify,
     give_up: GiveUp,
-    policy: RetryPolicy,
+    policy: RequestRetryPolicy,
     clock: Clock,
     deadline: Deadline | None = None,
     draw: Callable[[], float] = random.random,

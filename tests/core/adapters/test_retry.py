@@ -1,4 +1,4 @@
-"""The retry budget on its own (``affordance_google._retry``, written for any provider): how
+"""The request retry budget on its own (``affordance.adapters.retry``): how
 many attempts, how long each wait, the server's wait, the deadline; never a real sleep."""
 
 from __future__ import annotations
@@ -9,9 +9,15 @@ from typing import Any
 
 import pytest
 
+from affordance.adapters.retry import (
+    NO_REQUEST_RETRIES,
+    RequestRetryPolicy,
+    Transient,
+    awith_retries,
+    with_retries,
+)
 from affordance.clock import Deadline
 from affordance.testing import FakeClock
-from affordance_google._retry import NO_RETRIES, RetryPolicy, Transient, awith_retries, with_retries
 
 
 class FlakyError(Exception):
@@ -46,7 +52,7 @@ def failing(*errors: Exception, result: str = "ok") -> Callable[[], str]:
 
 
 def retried(attempt: Callable[[], str], clock: FakeClock, **options: Any) -> str:
-    options.setdefault("policy", RetryPolicy())
+    options.setdefault("policy", RequestRetryPolicy())
     return with_retries(
         attempt, classify=classify, give_up=FinalError, clock=clock, draw=lambda: 0.5, **options
     )
@@ -60,7 +66,7 @@ def test_transient_failures_are_retried_with_exponential_backoff() -> None:
 
 
 def test_the_backoff_is_capped_and_jittered_within_its_bounds() -> None:
-    policy = RetryPolicy(initial_delay=1.0, max_delay=4.0, jitter=0.25)
+    policy = RequestRetryPolicy(initial_delay=1.0, max_delay=4.0, jitter=0.25)
 
     assert [policy.backoff(n, 0.5) for n in range(5)] == [1.0, 2.0, 4.0, 4.0, 4.0]
     assert policy.backoff(0, 0.0) == 0.75
@@ -108,7 +114,7 @@ def test_a_failure_that_is_not_transient_is_final_at_once() -> None:
 
 def test_no_retries_means_one_attempt() -> None:
     with pytest.raises(FinalError):
-        retried(failing(FlakyError()), FakeClock(), policy=NO_RETRIES)
+        retried(failing(FlakyError()), FakeClock(), policy=NO_REQUEST_RETRIES)
 
 
 def test_no_wait_runs_past_the_deadline() -> None:
@@ -135,7 +141,7 @@ def test_the_async_form_waits_on_the_clock_too() -> None:
             attempt,
             classify=classify,
             give_up=FinalError,
-            policy=RetryPolicy(),
+            policy=RequestRetryPolicy(),
             clock=clock,
             draw=lambda: 0.5,
         )
@@ -151,4 +157,4 @@ def test_the_async_form_waits_on_the_clock_too() -> None:
 )
 def test_a_policy_refuses_nonsense(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="must"):
-        RetryPolicy(**options)
+        RequestRetryPolicy(**options)

@@ -1,0 +1,191 @@
+"""``generateContent`` requests: a ``ModelRequest`` to the REST API's camelCase body.
+
+Every request resends the whole transcript as ``contents``; a model turn goes back as the parts
+the model sent (``provider_items``), unchanged, so each ``functionCall``'s ``id`` and
+``thoughtSignature`` return exactly as received. Calls without an ``id`` are paired with their
+``functionResponse`` by order and name, and a ``functionResponse`` carries an ``id`` only when
+the model's call did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from affordance.adapters.encoding import arguments_json, merge_extra_body
+from affordance.runtime.messages import AssistantMessage, ToolResultMessage, UserMessage
+from affordance.runtime.turn import ModelRequest
+from affordance_google._reply import wire_id
+from affordance_google.serializers import wire_name
+
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = ["PreparedRequest", "RequestSettings", "build_body"]
+
+_CHOICE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
+_PART_KEYS = frozenset(
+    {
+        "text",
+        "functionCall",
+        "functionResponse",
+        "executableCode",
+        "codeExecutionResult",
+        "inlineData",
+        "fileData",
+        "thought",
+        "thoughtSignature",
+        "toolCall",
+        "toolResponse",
+        "videoMetadata",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSettings:
+    """The adapter's Google-only options, as every request sends them."""
+
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRequest:
+    """A request body, and what reading its answer needs: the tool name each declared function
+    name stands for (only where they differ), the turn number (for synthetic call ids), and
+    whether hosted tools were declared (their codecs then read the candidate)."""
+
+    body: dict[str, Any]
+    names: Mapping[str, str]
+    turn: int
+    hosted: bool = False
+
+
+def build_body(
+    adapter: ProviderAdapter,
+    request: ModelRequest,
+    settings: RequestSettings,
+    hosted: Sequence[Mapping[str, Any]] = (),
+) -> PreparedRequest:
+    declarations = [adapter.declaration(tool).wire for tool in request.tools]
+    names = {
+        str(wire["name"]): tool.name
+        for tool, wire in zip(request.tools, declarations, strict=True)
+        if wire.get("name") != tool.name
+    }
+    declared = {tool: wire for wire, tool in names.items()}
+    body: dict[str, Any] = {"contents": _contents(adapter, request.messages, declared)}
+    if request.instructions is not None:
+        body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
+    tools: list[Mapping[str, Any]] = list(hosted)
+    if declarations:
+        tools.append({"functionDeclarations": declarations})
+    if tools:
+        body["tools"] = tools
+        config = _function_calling_config(request, declared) if declarations else None
+        tool_config: dict[str, Any] = {}
+        if config is not None:
+            tool_config["functionCallingConfig"] = config
+        if declarations and hosted:
+            tool_config["includeServerSideToolInvocations"] = True
+        if tool_config:
+            body["toolConfig"] = tool_config
+    generation: dict[str, Any] = {}
+    if request.output_schema is not None:
+        formatted = adapter.output_format(request.output_schema, request.output_name)
+        generation.update(formatted.wire)
+    if settings.max_output_tokens is not None:
+        generation["maxOutputTokens"] = settings.max_output_tokens
+    if settings.temperature is not None:
+        generation["temperature"] = settings.temperature
+    if generation:
+        body["generationConfig"] = generation
+    merge_extra_body(body, settings.extra_body)
+    return PreparedRequest(body, names, request.turn, hosted=bool(hosted))
+
+
+def _function_calling_config(
+    request: ModelRequest, declared: Mapping[str, str]
+) -> Mapping[str, Any] | None:
+    """``toolConfig.functionCallingConfig``: a keyword's mode, ``ANY`` limited to one function
+    for a tool name, or the caller's mapping as it is. Gemini cannot turn parallel calls off,
+    so ``parallel_tool_calls`` has no wire form here."""
+    choice = request.tool_choice
+    if choice is None:
+        return None
+    if not isinstance(choice, str):
+        return dict(choice)
+    mode = _CHOICE_MODES.get(choice)
+    if mode is not None:
+        return {"mode": mode}
+    return {"mode": "ANY", "allowedFunctionNames": [declared.get(choice, wire_name(choice))]}
+
+
+def _contents(
+    adapter: ProviderAdapter, messages: Sequence[Any], declared: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    contents: list[dict[str, Any]] = []
+    pairing: dict[str, tuple[str | None, str]] = {}
+    responses: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, ToolResultMessage):
+            responses.append(_function_response(adapter, message, pairing, declared))
+            continue
+        if responses:
+            contents.append({"role": "user", "parts": responses})
+            responses = []
+        if isinstance(message, UserMessage):
+            contents.append({"role": "user", "parts": [{"text": message.text}]})
+        elif isinstance(message, AssistantMessage):
+            parts, pairing = _model_parts(message, declared)
+            if parts:
+                contents.append({"role": "model", "parts": parts})
+    if responses:
+        contents.append({"role": "user", "parts": responses})
+    return contents
+
+
+def _is_part(item: Mapping[str, Any]) -> bool:
+    return "type" not in item and any(key in _PART_KEYS for key in item)
+
+
+def _model_parts(
+    message: AssistantMessage, declared: Mapping[str, str]
+) -> tuple[list[Any], dict[str, tuple[str | None, str]]]:
+    """The model turn's parts (its own, or built from its text and calls when it was recorded
+    elsewhere), and for each call id the ``(wire id or None, wire name)`` its result answers."""
+    parts: list[Any] = [item for item in message.provider_items if _is_part(item)]
+    calls = [part["functionCall"] for part in parts if isinstance(part.get("functionCall"), dict)]
+    if parts and len(calls) == len(message.tool_calls):
+        pairing = {
+            call.id: (wire_id(wire), str(wire.get("name", call.name)))
+            for call, wire in zip(message.tool_calls, calls, strict=True)
+        }
+        return parts, pairing
+    # Not Gemini's own parts: rebuild the turn; no call id goes on the wire (pair by order).
+    parts = [{"text": message.text}] if message.text else []
+    pairing = {}
+    for call in message.tool_calls:
+        name = declared.get(call.name, wire_name(call.name))
+        parts.append({"functionCall": {"name": name, "args": arguments_json(call)}})
+        pairing[call.id] = (None, name)
+    return parts, pairing
+
+
+def _function_response(
+    adapter: ProviderAdapter,
+    message: ToolResultMessage,
+    pairing: Mapping[str, tuple[str | None, str]],
+    declared: Mapping[str, str],
+) -> dict[str, Any]:
+    call_id, name = pairing.get(message.call_id, (None, declared.get(message.name, "")))
+    response = adapter.tool_result(message)
+    if not isinstance(response, Mapping):
+        response = {"output": response}
+    reply: dict[str, Any] = {"name": name or wire_name(message.name), "response": response}
+    if call_id is not None:
+        reply = {"id": call_id, **reply}
+    return {"functionResponse": reply}

@@ -1,0 +1,62 @@
+"""Durable runs for affordance on Temporal: each model request and tool call an activity,
+each destructive call's confirmation a signal. See specs/DURABLE.md.
+
+Names are resolved on first access (PEP 562): importing the package imports neither
+temporalio nor the runtime, which keeps Temporal's workflow sandbox cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "DurableActivities": "affordance_temporal.activities",
+    "DurableRun": "affordance_temporal.workflow",
+    "DurableRunHandle": "affordance_temporal.client",
+    "PromptRegistry": "affordance_temporal.registry",
+    "RegistryMismatchError": "affordance_temporal.errors",
+    "RunOptions": "affordance_temporal.options",
+    "Settled": "affordance_temporal.client",
+    "UnknownPromptError": "affordance_temporal.registry",
+    "attach_run": "affordance_temporal.client",
+    "durable_worker": "affordance_temporal.worker",
+    "start_run": "affordance_temporal.client",
+}
+
+__all__ = [
+    "DurableActivities",
+    "DurableRun",
+    "DurableRunHandle",
+    "PromptRegistry",
+    "RegistryMismatchError",
+    "RunOptions",
+    "Settled",
+    "UnknownPromptError",
+    "attach_run",
+    "durable_worker",
+    "start_run",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'affordance_temporal' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
+
+if TYPE_CHECKING:
+    from affordance_temporal.activities import DurableActivities
+    from affordance_temporal.client import DurableRunHandle, Settled, attach_run, start_run
+    from affordance_temporal.errors import RegistryMismatchError
+    from affordance_temporal.options import RunOptions
+    from affordance_temporal.registry import PromptRegistry, UnknownPromptError
+    from affordance_temporal.worker import durable_worker
+    from affordance_temporal.workflow import DurableRun

@@ -1,0 +1,278 @@
+"""The two activities of a durable run: one model request, one tool call.
+
+Both rebuild what cannot cross the boundary from the worker's :class:`PromptRegistry` — the
+rendered prompt, its tools and hosted tools — and check it against what the workflow rendered
+(a different registry on a worker is a :class:`RegistryMismatchError`, never retried).
+The model activity calls the worker's adapter, normalizes the turn and parses hosted-tool
+outputs with the adapter's codecs. The tool activity runs one attempt of the handler through
+the executor (its timeout, its error mapping); Temporal does the retrying.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import replace
+from typing import Any
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
+
+from affordance import (
+    Evaluator,
+    EventBus,
+    PromptEvaluationError,
+    PromptTemplate,
+    RenderedPrompt,
+    Session,
+    Tool,
+    ToolContext,
+    ToolExecutor,
+)
+from affordance.clock import Deadline
+from affordance.runtime.executor import CallOutcome, PreparedCall
+from affordance.runtime.failures import ToolErrorInfo
+from affordance.runtime.output import output_name, output_schema
+from affordance.runtime.turn import ModelRequest
+from affordance.serde import ParseError, dump, parse
+from affordance.tools.retry import NO_RETRY
+from affordance_temporal._inworkflow import StandIn
+from affordance_temporal.boundary import (
+    ModelAnswer,
+    ModelCall,
+    PromptRef,
+    ToolAnswer,
+    ToolCallInput,
+    decode_overrides,
+    decode_params,
+    from_data,
+    to_data,
+)
+from affordance_temporal.errors import (
+    EVALUATION_FAILURE,
+    REGISTRY_MISMATCH,
+    RegistryMismatchError,
+    evaluation_error_details,
+)
+from affordance_temporal.names import MODEL_ACTIVITY, RETRYABLE_TOOL_FAILURE, TOOL_ACTIVITY
+from affordance_temporal.registry import PromptRegistry
+from affordance_temporal.results import encode_result
+
+__all__ = ["DurableActivities", "heartbeating"]
+
+NoneType = type(None)
+_RENDER_CACHE_SIZE = 256
+
+
+class DurableActivities:
+    """The activities one worker serves, bound to its registry, adapter and executor.
+
+    ``adapter`` is this worker's model connection (one per worker process, built from its
+    environment); a worker that only runs tools may have none. ``executor`` (default: the
+    adapter's) gives tool calls their default timeout and clock.
+    """
+
+    def __init__(
+        self,
+        registry: PromptRegistry,
+        adapter: Evaluator | None = None,
+        executor: ToolExecutor | None = None,
+    ) -> None:
+        self.registry = registry
+        self.adapter = adapter
+        if executor is None:
+            executor = adapter.executor if adapter is not None else ToolExecutor()
+        self.executor = executor
+        self._context_adapter: Evaluator = adapter if adapter is not None else StandIn(executor)
+        self._one_attempt: dict[Tool[Any, Any], Tool[Any, Any]] = {}
+        self._renders: OrderedDict[str, tuple[PromptTemplate[Any], RenderedPrompt[Any]]] = (
+            OrderedDict()
+        )
+
+    def activities(self, *, model: bool = True, tools: bool = True) -> list[Callable[..., Any]]:
+        """The activity functions to register on a worker."""
+        chosen: list[Callable[..., Any]] = []
+        if model:
+            if self.adapter is None:
+                raise ValueError("a worker serving model requests needs an adapter")
+            chosen.append(self.model_turn)
+        if tools:
+            chosen.append(self.tool_call)
+        return chosen
+
+    @activity.defn(name=MODEL_ACTIVITY)
+    async def model_turn(self, data: dict[str, Any]) -> dict[str, Any]:
+        adapter = self.adapter
+        if adapter is None:
+            raise ApplicationError("this worker has no adapter", non_retryable=True)
+        with _translated():
+            call = from_data(ModelCall, data)
+            prompt, rendered = self._render(call.prompt)
+            _check_tools(call, rendered)
+            wanted = set(call.hosted_tools)
+            request = ModelRequest(
+                prompt_name=prompt.name,
+                run_id=call.run_id,
+                turn=call.turn,
+                rendered=rendered,
+                instructions=call.instructions,
+                messages=call.messages,
+                tools=rendered.tools,
+                hosted_tools=tuple(t for t in rendered.hosted_tools if t.name in wanted),
+                output_schema=output_schema(prompt.output_type),
+                output_name=output_name(prompt.output_type),
+                deadline=_deadline(call.deadline_at, self.executor),
+                tool_choice=call.tool_choice,
+                parallel_tool_calls=call.parallel_tool_calls,
+            )
+            async with heartbeating():
+                turn = await adapter.asend(request)
+            turn = adapter.normalize_turn(turn, request)
+            outputs: dict[str, Any] = {}
+            if turn.hosted_items and rendered.hosted_tools:
+                parsed = adapter.parse_hosted_outputs(turn.hosted_items, rendered.hosted_tools)
+                outputs = {name: dump(output) for name, output in parsed.items()}
+            return to_data(ModelAnswer(turn, outputs))
+
+    @activity.defn(name=TOOL_ACTIVITY)
+    async def tool_call(self, data: dict[str, Any]) -> dict[str, Any]:
+        with _translated():
+            call_input = from_data(ToolCallInput, data)
+            prompt, rendered = self._render(call_input.prompt)
+            call = call_input.call
+            tool = rendered.tool(call.name)
+            if tool is None:
+                raise RegistryMismatchError(
+                    f"prompt {call_input.prompt.name!r} does not expose tool {call.name!r} "
+                    "on this worker"
+                )
+            params = _params(tool, call_input.arguments)
+            prepared = PreparedCall(call, self._single_attempt(tool), call_input.arguments, params)
+            context = ToolContext(
+                prompt=prompt,
+                rendered_prompt=rendered,
+                adapter=self._context_adapter,
+                session=Session(),
+                event_bus=EventBus(),
+                run_id=call_input.run_id,
+                turn=call_input.turn,
+                call_id=call.id,
+                deadline=_deadline(call_input.deadline_at, self.executor),
+            )
+        async with heartbeating():
+            outcome = await self.executor.arun(prepared, context)
+        attempt = activity.info().attempt
+        answer = ToolAnswer(
+            encode_result(outcome.result), outcome.duration, attempt, outcome.error_code
+        )
+        if _retryable(outcome, call_input.retry_timeouts) and attempt < call_input.max_attempts:
+            raise ApplicationError(
+                outcome.result.message,
+                to_data(answer),
+                type=RETRYABLE_TOOL_FAILURE,
+                category=ApplicationErrorCategory.BENIGN,  # expected: logged at DEBUG
+            )
+        return to_data(answer)
+
+    def _render(self, ref: PromptRef) -> tuple[PromptTemplate[Any], RenderedPrompt[Any]]:
+        """The prompt and its render for ``ref``, kept for the next turns of the run."""
+        key = json.dumps(to_data(ref), sort_keys=True, separators=(",", ":"))
+        cached = self._renders.get(key)
+        if cached is not None:
+            self._renders.move_to_end(key)
+            return cached
+        prompt = self.registry.prompt(ref.name)
+        params = decode_params(prompt, ref)
+        rendered = prompt.render(*params, visibility_overrides=decode_overrides(ref.overrides))
+        self._renders[key] = (prompt, rendered)
+        if len(self._renders) > _RENDER_CACHE_SIZE:
+            self._renders.popitem(last=False)
+        return prompt, rendered
+
+    def _single_attempt(self, tool: Tool[Any, Any]) -> Tool[Any, Any]:
+        """``tool`` with one attempt: Temporal retries, so the executor must not as well."""
+        single = self._one_attempt.get(tool)
+        if single is None:
+            single = replace(tool, retry=NO_RETRY)
+            self._one_attempt[tool] = single
+        return single
+
+
+@asynccontextmanager
+async def heartbeating() -> AsyncIterator[None]:
+    """Heartbeat while the block runs, so Temporal notices a lost worker within the
+    activity's heartbeat timeout instead of its whole timeout."""
+    timeout = activity.info().heartbeat_timeout
+    if not timeout:
+        yield
+        return
+    interval = max(timeout.total_seconds() / 3, 0.01)
+
+    async def beat() -> None:
+        while True:
+            activity.heartbeat()
+            await asyncio.sleep(interval)
+
+    task = asyncio.get_running_loop().create_task(beat())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Errors no retry can fix become non-retryable Temporal failures, typed by name."""
+    try:
+        yield
+    except PromptEvaluationError as error:
+        raise ApplicationError(
+            str(error), evaluation_error_details(error), type=EVALUATION_FAILURE, non_retryable=True
+        ) from error
+    except (RegistryMismatchError, ParseError) as error:
+        raise ApplicationError(str(error), type=REGISTRY_MISMATCH, non_retryable=True) from error
+
+
+def _check_tools(call: ModelCall, rendered: RenderedPrompt[Any]) -> None:
+    names = tuple(tool.name for tool in rendered.tools)
+    hosted = {tool.name for tool in rendered.hosted_tools}
+    if names != call.tools or not set(call.hosted_tools) <= hosted:
+        raise RegistryMismatchError(
+            f"prompt {call.prompt.name!r} renders tools {list(names)} on this worker, but the "
+            f"workflow exposed {list(call.tools)}"
+        )
+
+
+def _params(tool: Tool[Any, Any], arguments: dict[str, Any]) -> Any:
+    if tool.params_type is NoneType:
+        return None
+    try:
+        return parse(tool.params_type, arguments)
+    except ParseError as error:
+        raise RegistryMismatchError(
+            f"arguments the workflow validated for {tool.name!r} do not parse here: {error}"
+        ) from None
+
+
+def _deadline(deadline_at: float | None, executor: ToolExecutor) -> Deadline | None:
+    """The run's deadline (epoch seconds, workflow time) on this worker's clock."""
+    if deadline_at is None:
+        return None
+    return Deadline.after(deadline_at - time.time(), executor.clock)
+
+
+def _retryable(outcome: CallOutcome, retry_timeouts: bool) -> bool:
+    """Would the executor have tried again? A retryable ``ToolError``, or a timeout when the
+    policy retries timeouts."""
+    result = outcome.result
+    if result.success:
+        return False
+    if isinstance(result.value, ToolErrorInfo):
+        return result.value.retryable
+    return retry_timeouts and outcome.error_code == "timeout"

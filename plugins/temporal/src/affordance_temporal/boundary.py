@@ -1,0 +1,277 @@
+"""What crosses the workflow boundary: small frozen envelopes, written and read with
+``affordance.serde`` (never pickle).
+
+Temporal stores every workflow input, activity input and result, signal and query answer in
+the run's history as a payload; each one here is ``dump``-ed to JSON-like data before it is
+handed to Temporal and ``parse``-d back into its envelope on the other side, so the history
+holds plain JSON a person (or another language's worker) can read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from affordance import PromptTemplate, SectionVisibility
+from affordance.prompt.paths import SectionPath
+from affordance.runtime.messages import Message, ToolCall
+from affordance.runtime.turn import NO_USAGE, ProviderTurn, Usage
+from affordance.serde import ParseError, dump, parse
+from affordance_temporal.errors import RegistryMismatchError
+from affordance_temporal.options import RunOptions
+
+__all__ = [
+    "CallData",
+    "ConfirmationData",
+    "ModelAnswer",
+    "ModelCall",
+    "ParamsData",
+    "PendingData",
+    "PromptRef",
+    "ResultData",
+    "ResultKind",
+    "RunInput",
+    "RunResult",
+    "RunStatus",
+    "ToolAnswer",
+    "ToolCallInput",
+    "decode_overrides",
+    "decode_params",
+    "encode_overrides",
+    "from_data",
+    "prompt_ref",
+    "to_data",
+]
+
+EnvelopeT = TypeVar("EnvelopeT")
+
+Overrides = tuple[tuple[tuple[str, ...], str], ...]
+"""Visibility overrides as data: (section path, ``"full"`` or ``"summary"``) pairs."""
+
+ResultKind = Literal["none", "typed", "error_info", "open_sections", "opaque"]
+
+
+@dataclass(frozen=True, slots=True)
+class ParamsData:
+    """One params object of a prompt: its dataclass (``module.QualName``) and its fields."""
+
+    type: str
+    data: Any
+
+
+@dataclass(frozen=True, slots=True)
+class PromptRef:
+    """A prompt by its registry name, and what it is rendered with."""
+
+    name: str
+    params: tuple[ParamsData, ...] = ()
+    overrides: Overrides = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunInput:
+    """The workflow's input. ``run_id`` defaults to the workflow id."""
+
+    prompt: PromptRef
+    messages: tuple[Message, ...] = ()
+    options: RunOptions = field(default_factory=RunOptions)
+    run_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCall:
+    """One model request: the ``ModelRequest`` minus what the worker rebuilds from the
+    registry (the rendered prompt, its tools and hosted tools, the output schema).
+    ``tools`` and ``hosted_tools`` are the names the workflow exposed, checked by the worker."""
+
+    prompt: PromptRef
+    run_id: str
+    turn: int
+    instructions: str | None
+    messages: tuple[Message, ...]
+    tools: tuple[str, ...] = ()
+    hosted_tools: tuple[str, ...] = ()
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    deadline_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAnswer:
+    """The model's turn, already normalized by the worker's adapter, and the typed outputs of
+    the hosted tools its codecs parsed from it (as data, by tool name)."""
+
+    turn: ProviderTurn
+    hosted_outputs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallInput:
+    """One call the workflow prepared (validated, allowed, confirmed if destructive).
+    ``arguments`` is the parsed JSON object; the worker parses it into the params type."""
+
+    prompt: PromptRef
+    run_id: str
+    turn: int
+    call: ToolCall
+    arguments: dict[str, Any]
+    max_attempts: int = 1
+    retry_timeouts: bool = False
+    deadline_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultData:
+    """A ``ToolResult``. ``kind`` says how ``value`` is rebuilt; ``rendered`` is the value's
+    text as the worker rendered it (what the model reads)."""
+
+    message: str
+    success: bool = True
+    exclude_value_from_context: bool = False
+    kind: ResultKind = "none"
+    value: Any = None
+    rendered: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnswer:
+    result: ResultData
+    duration: float = 0.0
+    attempts: int = 1
+    error_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallData:
+    """One tool call of the run and its result (``PromptResponse.tool_results``)."""
+
+    call: ToolCall
+    result: ResultData
+    params: Any = None
+    turn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PendingData:
+    """A destructive call waiting for its answer: validated arguments, for a person."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationData:
+    """The ``confirm`` signal: the answer for one pending call."""
+
+    call_id: str
+    approved: bool
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RunStatus:
+    """Where a run is: ``running`` (a model request or tool calls in flight), ``waiting``
+    (for the answers to ``pending``), or ``finished`` (its result is ready)."""
+
+    state: Literal["running", "waiting", "finished"]
+    turn: int = 0
+    pending: tuple[PendingData, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The workflow's result: what ``PromptResponse`` holds that can cross (not the session).
+    ``prompt`` is the registry name, ``prompt_name`` the template's own name."""
+
+    prompt: str
+    prompt_name: str
+    run_id: str
+    output: Any = None
+    text: str | None = None
+    tool_results: tuple[CallData, ...] = ()
+    hosted_outputs: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = NO_USAGE
+    expansion: Overrides | None = None
+    finish_reason: str = "stop"
+    turns: int = 0
+    messages: tuple[Message, ...] = ()
+
+
+# -- data <-> envelopes ---------------------------------------------------------------------
+
+
+def to_data(envelope: object) -> dict[str, Any]:
+    """An envelope as JSON-like data, for Temporal's payload converter."""
+    data = dump(envelope)
+    if not isinstance(data, dict):
+        raise TypeError(f"{type(envelope).__qualname__} is not an envelope")
+    return data
+
+
+def from_data(envelope_type: type[EnvelopeT], data: Any) -> EnvelopeT:
+    """Data back into its envelope; a shape that does not fit is a :class:`ParseError`."""
+    return parse(envelope_type, data)
+
+
+# -- prompts by reference ---------------------------------------------------------------------
+
+
+def prompt_ref(
+    name: str,
+    params: Sequence[Any] = (),
+    overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+) -> PromptRef:
+    """A reference to registry prompt ``name`` rendered with ``params`` and ``overrides``."""
+    return PromptRef(
+        name=name,
+        params=tuple(ParamsData(type_name(type(value)), dump(value)) for value in params),
+        overrides=encode_overrides(overrides),
+    )
+
+
+def decode_params(prompt: PromptTemplate[Any], ref: PromptRef) -> tuple[Any, ...]:
+    """The params objects of ``ref``, parsed into the dataclasses the prompt's sections take."""
+    if not ref.params:
+        return ()
+    types = params_types(prompt)
+    values = []
+    for item in ref.params:
+        params_type = types.get(item.type)
+        if params_type is None:
+            raise RegistryMismatchError(
+                f"prompt {ref.name!r} has no section taking params of type {item.type}"
+            )
+        try:
+            values.append(parse(params_type, item.data))
+        except ParseError as error:
+            raise RegistryMismatchError(
+                f"params of type {item.type} for prompt {ref.name!r} do not fit: {error}"
+            ) from None
+    return tuple(values)
+
+
+def params_types(prompt: PromptTemplate[Any]) -> dict[str, type[Any]]:
+    """The params dataclasses of a prompt's sections, by :func:`type_name`."""
+    found: dict[str, type[Any]] = {}
+    for path in prompt.section_paths():
+        section = prompt.section(path)
+        params_type = None if section is None else section.params_type
+        if isinstance(params_type, type):
+            found[type_name(params_type)] = params_type
+    return found
+
+
+def type_name(cls: type[Any]) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def encode_overrides(overrides: Mapping[SectionPath, SectionVisibility] | None) -> Overrides:
+    if not overrides:
+        return ()
+    return tuple((tuple(path), SectionVisibility(value).value) for path, value in overrides.items())
+
+
+def decode_overrides(overrides: Overrides | None) -> dict[SectionPath, SectionVisibility]:
+    return {tuple(path): SectionVisibility(value) for path, value in overrides or ()}

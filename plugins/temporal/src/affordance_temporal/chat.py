@@ -1,0 +1,92 @@
+"""Durable runs for a chat application: one run per user message of a conversation.
+
+What a chat server (such as ``examples/taskchat``) calls instead of ``aevaluate``:
+
+- :func:`chat_turn` starts (or rejoins) the run answering the conversation's latest message and
+  waits until it has replied or waits for confirmations;
+- :func:`answer_confirmations` signals the user's answers and waits the same way.
+
+Both return a :class:`ChatTurn`. The run's workflow id comes from the conversation id and the
+transcript's length, so a request sent twice (a retry, a reload) rejoins the same run instead
+of starting a second one, and any server process can answer the confirmations later: the
+suspended run lives in Temporal, not in the process that started it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from temporalio.client import Client
+from temporalio.common import WorkflowIDConflictPolicy
+
+from affordance import PromptResponse
+from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+from affordance.runtime.messages import Message
+from affordance_temporal.client import attach_run, start_run
+from affordance_temporal.options import RunOptions
+from affordance_temporal.registry import PromptRegistry
+
+__all__ = ["ChatTurn", "answer_confirmations", "chat_turn", "chat_workflow_id"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTurn:
+    """The run answering one message: its final ``response``, or the calls it waits on."""
+
+    workflow_id: str
+    response: PromptResponse[Any] | None = None
+    pending: tuple[PendingConfirmation, ...] = ()
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return bool(self.pending)
+
+
+def chat_workflow_id(conversation_id: str, transcript_length: int) -> str:
+    """The run answering the message that makes the transcript ``transcript_length`` long."""
+    return f"chat-{conversation_id}-{transcript_length}"
+
+
+async def chat_turn(
+    client: Client,
+    registry: PromptRegistry,
+    prompt: str,
+    *params: Any,
+    conversation_id: str,
+    messages: Sequence[Message],
+    task_queue: str,
+    options: RunOptions | None = None,
+) -> ChatTurn:
+    """Run the agent on ``messages`` (the stored transcript ending with the new user message)
+    durably; return once it replied or waits for confirmations."""
+    workflow_id = chat_workflow_id(conversation_id, len(messages))
+    handle = await start_run(
+        client,
+        registry,
+        prompt,
+        *params,
+        task_queue=task_queue,
+        workflow_id=workflow_id,
+        messages=messages,
+        options=options,
+        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+    )
+    settled = await handle.settled()
+    return ChatTurn(workflow_id, settled.response, settled.pending)
+
+
+async def answer_confirmations(
+    client: Client,
+    registry: PromptRegistry,
+    prompt: str,
+    workflow_id: str,
+    answers: Mapping[str, Confirmation],
+) -> ChatTurn:
+    """Signal the user's answers to the run ``workflow_id`` waits on; return once it replied
+    or waits again (a later turn's destructive call)."""
+    handle = attach_run(client, registry, workflow_id, prompt)
+    await handle.confirm_all(answers)
+    settled = await handle.settled()
+    return ChatTurn(workflow_id, settled.response, settled.pending)

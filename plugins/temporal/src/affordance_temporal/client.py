@@ -1,0 +1,173 @@
+"""Starting durable runs and talking to them: ``start_run``, ``DurableRunHandle``.
+
+The client side of a deployment holds the same :class:`PromptRegistry` as the workers: it
+names the prompt when it starts a run, and it types what comes back (the output, tool params
+and values, pending calls) with the prompt's own types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from temporalio.client import (
+    Client,
+    WorkflowFailureError,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+)
+from temporalio.exceptions import ApplicationError
+from temporalio.service import RPCError
+
+from affordance import PromptResponse, SectionPath, SectionVisibility
+from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+from affordance.runtime.messages import Message
+from affordance_temporal.boundary import (
+    ConfirmationData,
+    PendingData,
+    RunInput,
+    RunResult,
+    RunStatus,
+    from_data,
+    prompt_ref,
+    to_data,
+)
+from affordance_temporal.errors import EVALUATION_FAILURE, evaluation_error_from_details
+from affordance_temporal.names import (
+    CONFIRM_SIGNAL,
+    PENDING_QUERY,
+    SETTLED_UPDATE,
+    STATUS_QUERY,
+    WORKFLOW_NAME,
+)
+from affordance_temporal.options import RunOptions
+from affordance_temporal.registry import PromptRegistry
+from affordance_temporal.results import decode_response, params_of
+
+__all__ = ["DurableRunHandle", "Settled", "attach_run", "start_run"]
+
+
+async def start_run(
+    client: Client,
+    registry: PromptRegistry,
+    prompt: str,
+    *params: Any,
+    task_queue: str,
+    workflow_id: str,
+    messages: Sequence[Message] = (),
+    visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+    options: RunOptions | None = None,
+    run_id: str | None = None,
+    **start_options: Any,
+) -> DurableRunHandle:
+    """Start a durable evaluation of registry prompt ``prompt`` — ``evaluate``'s arguments,
+    by value — and return its handle. ``start_options`` go to ``Client.start_workflow``
+    (``id_conflict_policy``, ``execution_timeout``, ``memo``...)."""
+    registry.prompt(prompt)  # an unknown name fails here, not in a worker
+    run_input = RunInput(
+        prompt=prompt_ref(prompt, params, visibility_overrides),
+        messages=tuple(messages),
+        options=options if options is not None else RunOptions(),
+        run_id=run_id,
+    )
+    handle: WorkflowHandle[Any, Any] = await client.start_workflow(
+        WORKFLOW_NAME,
+        to_data(run_input),
+        id=workflow_id,
+        task_queue=task_queue,
+        **start_options,
+    )
+    return DurableRunHandle(handle, registry, prompt)
+
+
+def attach_run(
+    client: Client, registry: PromptRegistry, workflow_id: str, prompt: str
+) -> DurableRunHandle:
+    """The handle of a run started earlier (by another process, before a restart...)."""
+    return DurableRunHandle(client.get_workflow_handle(workflow_id), registry, prompt)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A run that waits for answers (``pending``) or has finished (``response``)."""
+
+    pending: tuple[PendingConfirmation, ...] = ()
+    response: PromptResponse[Any] | None = None
+
+
+class DurableRunHandle:
+    """One durable run: its pending confirmations, the answers, the result."""
+
+    def __init__(
+        self, handle: WorkflowHandle[Any, Any], registry: PromptRegistry, prompt: str
+    ) -> None:
+        self.handle = handle
+        self.registry = registry
+        self.prompt = prompt
+
+    @property
+    def workflow_id(self) -> str:
+        return self.handle.id
+
+    async def pending_confirmations(self) -> tuple[PendingConfirmation, ...]:
+        """The destructive calls waiting for an answer (a query: needs a running worker)."""
+        data = await self.handle.query(PENDING_QUERY)
+        return self._pending(from_data(tuple[PendingData, ...], data))
+
+    async def status(self) -> RunStatus:
+        return from_data(RunStatus, await self.handle.query(STATUS_QUERY))
+
+    async def confirm(self, call_id: str, answer: Confirmation) -> None:
+        """Answer one pending call (``approve()`` or ``deny("reason")``): a signal, recorded
+        by Temporal even while no worker runs; the run resumes once every call is answered."""
+        if not isinstance(answer, Confirmation):
+            raise TypeError(f"answer must be approve() or deny(...), got {answer!r}")
+        data = ConfirmationData(call_id, answer.approved, answer.message)
+        await self.handle.signal(CONFIRM_SIGNAL, to_data(data))
+
+    async def confirm_all(self, answers: Mapping[str, Confirmation]) -> None:
+        for call_id, answer in answers.items():
+            await self.confirm(call_id, answer)
+
+    async def settled(self) -> Settled:
+        """Wait until the run waits for answers or has finished (an update: returns at once
+        if it already does). A failed run raises its ``PromptEvaluationError``."""
+        try:
+            status = from_data(RunStatus, await self.handle.execute_update(SETTLED_UPDATE))
+        except (WorkflowUpdateFailedError, RPCError):  # the run ended while asked: see how
+            return Settled(response=await self.result())
+        if status.state == "finished":
+            return Settled(response=await self.result())
+        return Settled(pending=self._pending(status.pending))
+
+    async def result(self) -> PromptResponse[Any]:
+        """The final response, typed through the registry; a run that failed raises the
+        ``PromptEvaluationError`` that ``evaluate`` would have raised."""
+        try:
+            data = await self.handle.result()
+        except WorkflowFailureError as failure:
+            error = _evaluation_error(failure)
+            if error is None:
+                raise
+            raise error from failure
+        return decode_response(from_data(RunResult, data), self.registry)
+
+    def _pending(self, items: Sequence[PendingData]) -> tuple[PendingConfirmation, ...]:
+        tools = self.registry.tools(self.prompt)
+        return tuple(
+            PendingConfirmation(
+                item.call_id,
+                item.name,
+                params_of(item.arguments, tools.get(item.name)),
+                item.arguments,
+            )
+            for item in items
+        )
+
+
+def _evaluation_error(failure: WorkflowFailureError) -> Exception | None:
+    cause = failure.cause
+    if isinstance(cause, ApplicationError) and cause.type == EVALUATION_FAILURE:
+        return evaluation_error_from_details(cause.details[0] if cause.details else None)
+    return None

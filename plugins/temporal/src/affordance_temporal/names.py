@@ -1,0 +1,25 @@
+"""The names a durable run is known by in Temporal: its workflow type, activities, signal,
+queries and update. Clients in other languages use these strings."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CONFIRM_SIGNAL",
+    "MODEL_ACTIVITY",
+    "PENDING_QUERY",
+    "RETRYABLE_TOOL_FAILURE",
+    "SETTLED_UPDATE",
+    "STATUS_QUERY",
+    "TOOL_ACTIVITY",
+    "WORKFLOW_NAME",
+]
+
+WORKFLOW_NAME = "affordance.DurableRun"
+MODEL_ACTIVITY = "affordance.model_turn"
+TOOL_ACTIVITY = "affordance.tool_call"
+CONFIRM_SIGNAL = "confirm"
+PENDING_QUERY = "pending_confirmations"
+STATUS_QUERY = "status"
+SETTLED_UPDATE = "settled"
+RETRYABLE_TOOL_FAILURE = "RetryableToolFailure"
+"""The failure type of a tool attempt Temporal should try again (a retryable ``ToolError``)."""

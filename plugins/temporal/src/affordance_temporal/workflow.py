@@ -1,0 +1,354 @@
+"""``DurableRun``: a Temporal workflow that drives the core loop, the third driver.
+
+The workflow runs the sans-IO ``Evaluation`` itself — rendering, validation, policy, the
+confirmation gate, transcript bookkeeping are deterministic — and performs its actions as
+activities: each ``SendRequest`` is one model activity, each call of a ``RunCalls`` one tool
+activity (the calls of a turn run concurrently, as in ``aevaluate``). A run suspended for
+confirmation waits durably for the ``confirm`` signal, then resumes exactly as
+``evaluate(..., confirmations=...)`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from contextlib import suppress
+from typing import Any
+
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError
+
+with workflow.unsafe.imports_passed_through():
+    from affordance import EventBus, PromptEvaluationError, Session, ToolResult, deny
+    from affordance.clock import Deadline
+    from affordance.runtime.actions import Finished, RunCalls, SendRequest
+    from affordance.runtime.cache import ResultCache
+    from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+    from affordance.runtime.context import ToolContext
+    from affordance.runtime.executor import CallOutcome, PreparedCall
+    from affordance.runtime.loop import Evaluation
+    from affordance.runtime.response import PromptResponse
+    from affordance.runtime.turn import ModelRequest
+    from affordance.serde import ParseError
+    from affordance_temporal._hosts import WorkflowHost, host_for
+    from affordance_temporal._inworkflow import StandIn, WorkflowClock, WorkflowExecutor
+    from affordance_temporal.boundary import (
+        ConfirmationData,
+        ModelAnswer,
+        ModelCall,
+        PendingData,
+        PromptRef,
+        RunInput,
+        RunStatus,
+        ToolAnswer,
+        ToolCallInput,
+        decode_overrides,
+        decode_params,
+        encode_overrides,
+        from_data,
+        to_data,
+    )
+    from affordance_temporal.errors import (
+        EVALUATION_FAILURE,
+        evaluation_error_details,
+        evaluation_error_from_details,
+    )
+    from affordance_temporal.names import (
+        CONFIRM_SIGNAL,
+        MODEL_ACTIVITY,
+        PENDING_QUERY,
+        RETRYABLE_TOOL_FAILURE,
+        SETTLED_UPDATE,
+        STATUS_QUERY,
+        TOOL_ACTIVITY,
+        WORKFLOW_NAME,
+    )
+    from affordance_temporal.options import (
+        RunOptions,
+        model_activity_options,
+        tool_activity_options,
+    )
+    from affordance_temporal.results import decode_result, encode_response
+
+__all__ = ["NO_ANSWER", "DurableRun"]
+
+NO_ANSWER = "no answer came in time"
+"""The reason the model reads for a call denied by ``RunOptions.confirmation_timeout``."""
+
+
+@workflow.defn(name=WORKFLOW_NAME)
+class DurableRun:
+    """One evaluation of a registry prompt; its input and result are ``boundary`` envelopes."""
+
+    def __init__(self) -> None:
+        self._answers: dict[str, Confirmation] = {}
+        self._pending: tuple[PendingData, ...] = ()
+        self._state = "running"
+        self._turn = 0
+
+    @workflow.run
+    async def run(self, data: dict[str, Any]) -> dict[str, Any]:
+        run_input = from_data(RunInput, data)
+        try:
+            response = await _Driver(self, run_input, host_for(workflow.info().task_queue)).run()
+        except PromptEvaluationError as error:
+            raise _failure(error) from None
+        finally:
+            self._state = "finished"
+            self._pending = ()
+        result = to_data(encode_response(run_input.prompt.name, response))
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        return result
+
+    @workflow.signal(name=CONFIRM_SIGNAL)
+    def confirm(self, data: dict[str, Any]) -> None:
+        """The answer for one pending call; the first answer for a call id stands."""
+        try:
+            answer = from_data(ConfirmationData, data)
+        except ParseError as error:
+            workflow.logger.warning("ignored a malformed confirmation: %s", error)
+            return
+        if answer.call_id in self._answers:
+            workflow.logger.warning("call %s is already answered; ignored", answer.call_id)
+            return
+        self._answers[answer.call_id] = Confirmation(answer.approved, answer.message)
+
+    @workflow.query(name=PENDING_QUERY)
+    def pending_confirmations(self) -> list[dict[str, Any]]:
+        """The calls still waiting for an answer (empty unless the run waits)."""
+        return [to_data(item) for item in self._unanswered()]
+
+    @workflow.query(name=STATUS_QUERY)
+    def status(self) -> dict[str, Any]:
+        return to_data(self._status())
+
+    @workflow.update(name=SETTLED_UPDATE)
+    async def settled(self) -> dict[str, Any]:
+        """Returns once the run waits for answers or has finished: what a chat request awaits."""
+        await workflow.wait_condition(self._is_settled)
+        return to_data(self._status())
+
+    # -- state shared with the driver ----------------------------------------------------------
+
+    def _unanswered(self) -> tuple[PendingData, ...]:
+        return tuple(item for item in self._pending if item.call_id not in self._answers)
+
+    def _is_settled(self) -> bool:
+        return self._state == "finished" or bool(self._unanswered())
+
+    def _status(self) -> RunStatus:
+        if self._state == "finished":
+            return RunStatus("finished", self._turn)
+        unanswered = self._unanswered()
+        return RunStatus("waiting" if unanswered else "running", self._turn, unanswered)
+
+    async def wait_for_answers(
+        self, pending: tuple[PendingConfirmation, ...], timeout: float | None
+    ) -> dict[str, Confirmation]:
+        """Wait durably until every pending call is answered (or ``timeout`` passes: the
+        unanswered ones are denied), then hand the answers to ``Evaluation.resume``."""
+        self._pending = tuple(
+            PendingData(item.call_id, item.name, dict(item.arguments)) for item in pending
+        )
+        ids = [item.call_id for item in pending]
+        with suppress(asyncio.TimeoutError):
+            await workflow.wait_condition(
+                lambda: all(call_id in self._answers for call_id in ids), timeout=timeout
+            )
+        answers: dict[str, Confirmation] = {}
+        for call_id in ids:
+            answer = self._answers.pop(call_id, None)
+            answers[call_id] = answer if answer is not None else deny(NO_ANSWER)
+        self._pending = ()
+        return answers
+
+
+class _Driver:
+    """Performs one evaluation's actions as activities."""
+
+    def __init__(self, owner: DurableRun, run_input: RunInput, host: WorkflowHost) -> None:
+        self.owner = owner
+        self.host = host
+        self.ref = run_input.prompt
+        self.options: RunOptions = run_input.options
+        self.clock = WorkflowClock()
+        self.executor = WorkflowExecutor(
+            policy=host.policy,
+            default_timeout=host.default_timeout,
+            retry=host.retry,
+            cache=ResultCache(),
+            clock=self.clock,
+            log_content=host.log_content,
+        )
+        self.stand_in = StandIn(self.executor)
+        options = self.options
+        self.deadline = (
+            None
+            if options.deadline is None
+            else Deadline(self.clock.monotonic() + options.deadline, self.clock)
+        )
+        prompt = host.registry.prompt(self.ref.name)
+        run_id = run_input.run_id or workflow.info().workflow_id
+        self.evaluation: Evaluation[Any] = Evaluation(
+            prompt=prompt,
+            params=decode_params(prompt, self.ref),
+            adapter=self.stand_in,
+            session=Session(session_id=run_id),
+            bus=EventBus(),
+            executor=self.executor,
+            messages=run_input.messages,
+            visibility_overrides=decode_overrides(self.ref.overrides) or None,
+            max_turns=options.max_turns,
+            max_expansions=options.max_expansions if options.open_sections == "apply" else 0,
+            deadline=self.deadline,
+            run_id=run_id,
+            tool_choice=options.tool_choice,
+            parallel_tool_calls=options.parallel_tool_calls,
+        )
+
+    async def run(self) -> PromptResponse[Any]:
+        evaluation = self.evaluation
+        action = evaluation.start()
+        while True:
+            if isinstance(action, SendRequest):
+                self.owner._turn = action.request.turn
+                answer = await self.model_turn(action.request)
+                self.stand_in.hosted = answer.hosted_outputs
+                action = evaluation.on_turn(answer.turn)
+            elif isinstance(action, RunCalls):
+                calls = action.calls
+                outcomes = await asyncio.gather(*(self.tool_call(p, c) for p, c in calls))
+                action = evaluation.on_outcomes(outcomes)
+            else:
+                response = _response(action)
+                if not response.pending_confirmations:
+                    return response
+                answers = await self.owner.wait_for_answers(
+                    response.pending_confirmations, self.options.confirmation_timeout
+                )
+                action = evaluation.resume(answers)
+
+    async def model_turn(self, request: ModelRequest) -> ModelAnswer:
+        tool_choice = request.tool_choice
+        call = ModelCall(
+            prompt=self._ref(request.rendered.visibility_overrides),
+            run_id=request.run_id,
+            turn=request.turn,
+            instructions=request.instructions,
+            messages=request.messages,
+            tools=tuple(tool.name for tool in request.tools),
+            hosted_tools=tuple(tool.name for tool in request.hosted_tools),
+            tool_choice=dict(tool_choice) if isinstance(tool_choice, Mapping) else tool_choice,
+            parallel_tool_calls=request.parallel_tool_calls,
+            deadline_at=self._deadline_at(),
+        )
+        options = model_activity_options(self.options, remaining=self._remaining())
+        try:
+            data = await workflow.execute_activity(
+                MODEL_ACTIVITY,
+                to_data(call),
+                activity_id=f"model-{request.turn}",
+                **options.kwargs(),
+            )
+        except ActivityError as error:
+            raise _model_failure(error, request.prompt_name) from None
+        return from_data(ModelAnswer, data)
+
+    async def tool_call(self, prepared: PreparedCall, context: ToolContext) -> CallOutcome:
+        tool = prepared.tool
+        assert tool is not None  # the loop only asks to run calls of known tools
+        policy = tool.retry or self.host.retry
+        rendered = context.rendered_prompt
+        call_input = ToolCallInput(
+            prompt=self._ref(rendered.visibility_overrides if rendered is not None else {}),
+            run_id=context.run_id,
+            turn=context.turn,
+            call=prepared.call,
+            arguments=dict(prepared.arguments) if isinstance(prepared.arguments, Mapping) else {},
+            max_attempts=policy.max_attempts,
+            retry_timeouts=policy.retry_timeouts,
+            deadline_at=self._deadline_at(),
+        )
+        options = tool_activity_options(
+            tool,
+            self.options,
+            default_timeout=self.host.default_timeout,
+            default_retry=self.host.retry,
+            remaining=self._remaining(),
+        )
+        try:
+            data = await workflow.execute_activity(
+                TOOL_ACTIVITY,
+                to_data(call_input),
+                activity_id=f"tool-{context.turn}-{prepared.call.id}",
+                **options.kwargs(),
+            )
+        except ActivityError as error:
+            return _lost_call(prepared, error)
+        answer = from_data(ToolAnswer, data)
+        return CallOutcome(
+            prepared,
+            decode_result(answer.result, tool),
+            answer.duration,
+            answer.attempts,
+            answer.error_code,
+        )
+
+    def _ref(self, overrides: Mapping[Any, Any]) -> PromptRef:
+        return PromptRef(self.ref.name, self.ref.params, encode_overrides(overrides))
+
+    def _deadline_at(self) -> float | None:
+        return None if self.deadline is None else self.deadline.expires_at
+
+    def _remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline.remaining()
+
+
+def _response(action: Finished[Any]) -> PromptResponse[Any]:
+    return action.response
+
+
+def _failure(error: PromptEvaluationError) -> ApplicationError:
+    return ApplicationError(
+        str(error), evaluation_error_details(error), type=EVALUATION_FAILURE, non_retryable=True
+    )
+
+
+def _model_failure(error: ActivityError, prompt_name: str) -> ApplicationError:
+    """The workflow's failure when a model request failed for good: the provider's
+    ``PromptEvaluationError`` as the worker raised it, or one saying why the activity did."""
+    cause = error.cause
+    if isinstance(cause, ApplicationError) and cause.type == EVALUATION_FAILURE:
+        raised = evaluation_error_from_details(cause.details[0] if cause.details else None)
+        if raised is not None:
+            return _failure(raised)
+    reason = str(cause) if cause is not None else str(error)
+    return _failure(
+        PromptEvaluationError(
+            f"the model request did not complete: {reason}",
+            prompt_name=prompt_name,
+            phase="request",
+        )
+    )
+
+
+def _lost_call(prepared: PreparedCall, error: ActivityError) -> CallOutcome:
+    """A tool activity that failed for good is a failed result, never a failed run. A
+    retryable failure that ran out of time carries its last result; use it."""
+    cause = error.cause
+    if isinstance(cause, ApplicationError) and cause.type == RETRYABLE_TOOL_FAILURE:
+        try:
+            answer = from_data(ToolAnswer, cause.details[0] if cause.details else None)
+        except ParseError:
+            pass
+        else:
+            result = decode_result(answer.result, prepared.tool)
+            return CallOutcome(
+                prepared, result, answer.duration, answer.attempts, answer.error_code
+            )
+    reason = str(cause) if cause is not None else str(error)
+    message = (
+        f"Tool {prepared.call.name!r} failed: the worker running it did not finish ({reason}). "
+        "It may or may not have taken effect."
+    )
+    return CallOutcome(prepared, ToolResult.error(message), error_code="activity_failed")

@@ -1,0 +1,322 @@
+"""Durable runs against a real Temporal dev server: the same answers as ``aevaluate``, a worker
+killed mid-run replaced without running any tool call twice, confirmations signalled after a
+worker restart, failures as ``evaluate`` raises them, and activities routed by task queue."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from durable_app import (
+    GATE_ENV,
+    HERE_MODULE_DIR,
+    LEDGER_ENV,
+    PROMPT,
+    Ledger,
+    NoteRef,
+    Task,
+    make_adapter,
+    make_registry,
+)
+from temporalio.client import Client
+
+from affordance import PromptEvaluationError, PromptResponse, approve, deny
+from affordance.runtime.confirmation import PendingConfirmation
+from affordance.testing import comparable
+from affordance_temporal import DurableRunHandle, RunOptions, durable_worker, start_run
+from affordance_temporal.testing import DevServer
+from affordance_temporal.workflow import NO_ANSWER
+
+pytestmark = pytest.mark.slow
+
+
+def workflow_id() -> str:
+    return f"run-{uuid.uuid4().hex[:12]}"
+
+
+async def expected_run(ledger: Ledger, script: str, **resume: Any) -> PromptResponse[Any]:
+    """The same conversation through ``aevaluate`` (resumed with ``confirmations`` if given)."""
+    registry = make_registry(ledger)
+    adapter = make_adapter()
+    prompt = registry.prompt(PROMPT)
+    response = await adapter.aevaluate(prompt, Task(script))
+    if resume:
+        response = await adapter.aevaluate(prompt, session=response.session, **resume)
+    return response
+
+
+async def start(
+    client: Client, ledger: Ledger, task_queue: str, script: str, **options: Any
+) -> DurableRunHandle:
+    return await start_run(
+        client,
+        make_registry(ledger),
+        PROMPT,
+        Task(script),
+        task_queue=task_queue,
+        workflow_id=workflow_id(),
+        options=RunOptions(**options),
+    )
+
+
+@pytest.mark.parametrize("script", ["save", "parallel"])
+def test_a_durable_run_answers_exactly_as_aevaluate_on_the_same_conversation(
+    temporal_server: DevServer, tmp_path: Path, task_queue: str, script: str
+) -> None:
+    """Parallel calls and a retryable failure (retried by Temporal, not the executor) included."""
+    durable_ledger, plain_ledger = Ledger(tmp_path / "d.db"), Ledger(tmp_path / "p.db")
+
+    async def scenario() -> tuple[PromptResponse[Any], PromptResponse[Any]]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(durable_ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start(client, durable_ledger, task_queue, script)
+            durable = await handle.result()
+        return durable, await expected_run(plain_ledger, script)
+
+    durable, plain = asyncio.run(scenario())
+
+    assert comparable(durable) == comparable(plain)
+    assert sorted(durable_ledger.executions()) == sorted(plain_ledger.executions())
+    if script == "parallel":
+        # the retryable failure ran its policy's 2 attempts, as the executor would have
+        assert durable_ledger.executions().count(("flaky", "call-c")) == 2
+
+
+def test_a_worker_killed_after_a_tool_call_is_replaced_and_each_call_runs_exactly_once(
+    temporal_server: DevServer, tmp_path: Path, task_queue: str
+) -> None:
+    ledger = Ledger(tmp_path / "ledger.db")
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = {
+        **os.environ,
+        LEDGER_ENV: str(ledger.path),
+        GATE_ENV: str(gate),
+        "PYTHONPATH": os.pathsep.join([HERE_MODULE_DIR, os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "affordance_temporal",
+        "worker",
+        "--address",
+        temporal_server.address,
+        "--task-queue",
+        task_queue,
+        "--registry",
+        "durable_app:registry_from_env",
+        "--adapter",
+        "durable_app:make_adapter",
+        "--sticky-timeout",
+        "0.5",
+    ]
+    doomed = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+
+    async def scenario() -> tuple[PromptResponse[Any], list[Any]]:
+        client = await Client.connect(temporal_server.address)
+        handle = await start(
+            client, ledger, task_queue, "save", model_heartbeat_timeout=1, model_retry_interval=0.1
+        )
+        await _wait_for(gate / "turn2-started", doomed)
+        # the tool call of turn 1 is done and recorded; turn 2's model request is in flight
+        assert ledger.executions() == [("add_note", "call-add")]
+        doomed.kill()
+        doomed.wait()
+        registry = make_registry(ledger)  # a new worker, ungated, in this process
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            response = await handle.result()
+        history = await handle.handle.fetch_history()
+        return response, list(history.events)
+
+    try:
+        response, events = asyncio.run(scenario())
+    finally:
+        if doomed.poll() is None:
+            doomed.kill()
+            doomed.wait()
+
+    assert response.text == "note #1: milk"
+    assert ledger.executions() == [("add_note", "call-add")]  # once, though two workers served
+    started = [
+        e.activity_task_started_event_attributes
+        for e in events
+        if e.HasField("activity_task_started_event_attributes")
+    ]
+    # model 1 and the tool on the killed worker; model 2 retried and answered by the new one
+    assert [s.attempt for s in started] == [1, 1, 2]
+    assert started[0].identity == started[1].identity != started[2].identity
+
+
+@pytest.mark.parametrize("answer", [approve(), deny("keep it")], ids=["approve", "deny"])
+def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
+    temporal_server: DevServer, tmp_path: Path, task_queue: str, answer: Any
+) -> None:
+    ledger, plain_ledger = Ledger(tmp_path / "d.db"), Ledger(tmp_path / "p.db")
+    fast_sticky = {"sticky_queue_schedule_to_start_timeout": _seconds(0.5)}
+
+    async def scenario() -> tuple[Any, ...]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(
+            client, registry, task_queue=task_queue, adapter=make_adapter(), **fast_sticky
+        ):
+            handle = await start(client, ledger, task_queue, "save-and-delete")
+            settled = await handle.settled()
+            pending = await handle.pending_confirmations()
+            status = await handle.status()
+        # no worker now: the signal waits in the run's history
+        await handle.confirm("call-del", answer)
+        restarted = make_registry(ledger)
+        async with durable_worker(client, restarted, task_queue=task_queue, adapter=make_adapter()):
+            response = await handle.result()
+        plain = await expected_run(
+            plain_ledger, "save-and-delete", confirmations={"call-del": answer}
+        )
+        return settled, pending, status, response, plain
+
+    settled, pending, status, response, plain = asyncio.run(scenario())
+
+    waiting = (PendingConfirmation("call-del", "delete_note", NoteRef(1), {"note_id": 1}),)
+    assert settled.pending == waiting
+    assert pending == waiting
+    assert (status.state, status.turn) == ("waiting", 2)
+    assert comparable(response) == comparable(plain)
+    if answer.approved:
+        assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
+        assert response.text == "note #1: milk | deleted note #1"
+    else:
+        assert ledger.executions() == [("add_note", "call-add")]
+        assert response.text == (
+            "note #1: milk | The user declined to run 'delete_note'; it was not run. "
+            "Reason: keep it"
+        )
+
+
+def test_an_unanswered_confirmation_is_denied_when_the_confirmation_timeout_passes(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    async def scenario() -> PromptResponse[Any]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start(
+                client, ledger, task_queue, "save-and-delete", confirmation_timeout=0.2
+            )
+            return await handle.result()
+
+    response = asyncio.run(scenario())
+
+    assert ledger.executions() == [("add_note", "call-add")]
+    assert response.tool_results[-1].result.message == (
+        f"The user declined to run 'delete_note'; it was not run. Reason: {NO_ANSWER}"
+    )
+
+
+def test_a_provider_error_fails_the_run_with_the_error_evaluate_raises(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    async def scenario() -> None:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start(client, ledger, task_queue, "fail")
+            await handle.result()
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        asyncio.run(scenario())
+
+    error = raised.value
+    assert (error.message, error.phase, error.provider, error.status) == (
+        "the provider is down",
+        "request",
+        "scripted",
+        503,
+    )
+
+
+def test_workflows_model_requests_and_tool_calls_can_be_served_by_separate_workers(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """The deployment layout of specs/DURABLE.md: a queue per kind (per provider for models)."""
+    model_queue, tool_queue = f"{task_queue}-scripted", f"{task_queue}-tools"
+
+    async def scenario() -> PromptResponse[Any]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        workflows = durable_worker(client, registry, task_queue=task_queue, tool_calls=False)
+        models = durable_worker(
+            client,
+            registry,
+            task_queue=model_queue,
+            adapter=make_adapter(),
+            workflows=False,
+            tool_calls=False,
+        )
+        tools = durable_worker(client, registry, task_queue=tool_queue, workflows=False)
+        async with workflows, models, tools:
+            handle = await start(
+                client,
+                ledger,
+                task_queue,
+                "save",
+                model_task_queue=model_queue,
+                tool_task_queue=tool_queue,
+            )
+            return await handle.result()
+
+    assert asyncio.run(scenario()).text == "note #1: milk"
+
+
+async def _wait_for(marker: Path, worker: subprocess.Popen[bytes]) -> None:
+    give_up = time.monotonic() + 60
+    while not marker.exists():
+        if worker.poll() is not None:
+            raise AssertionError(f"the worker exited early ({worker.returncode})")
+        if time.monotonic() > give_up:
+            raise AssertionError("the worker never reached the model request of turn 2")
+        await asyncio.sleep(0.02)
+
+
+def _seconds(value: float) -> Any:
+    from datetime import timedelta
+
+    return timedelta(seconds=value)
+
+
+def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """The taskchat integration: a retried request rejoins its run; the answer finishes it."""
+    from affordance.runtime.messages import UserMessage
+    from affordance_temporal.chat import answer_confirmations, chat_turn
+
+    registry = make_registry(ledger)
+    transcript = (UserMessage("save milk, then delete it"),)
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        client = await Client.connect(temporal_server.address)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            ask = {"conversation_id": "c1", "messages": transcript, "task_queue": task_queue}
+            first = await chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+            again = await chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+            done = await answer_confirmations(
+                client, registry, PROMPT, first.workflow_id, {"call-del": approve()}
+            )
+        return first, again, done
+
+    first, again, done = asyncio.run(scenario())
+
+    assert first.needs_confirmation
+    assert [p.call_id for p in first.pending] == ["call-del"]
+    assert again == first  # the same run, not a second one
+    assert done.response is not None
+    assert done.response.text == "note #1: milk | deleted note #1"
+    assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
