@@ -255,19 +255,3 @@ def test_google_pairs_results_by_id_else_by_order() -> None:
         ("b()", "timed_out", "late"),
     ]
     assert result.text == "Done."
-
-
-def test_google_reads_code_parts_handed_over_without_the_candidate() -> None:
-    # what affordance-google 0.1.0 hands codecs: the code parts themselves
-    parts = load("google_code_execution")["candidates"][0]["content"]["parts"]
-    hosted = [p for p in parts if "executableCode" in p or "codeExecutionResult" in p]
-
-    result = CODECS["google"].parse_output(hosted, tool())
-
-    assert result is not None
-    assert (result.code, result.output, result.outcome, result.text) == (
-        "print(sum(range(1, 101)))",
-        SUM_OUTPUT,
-        "ok",
-        "",
-    )

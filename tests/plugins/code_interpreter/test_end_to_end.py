@@ -1,11 +1,7 @@
 """The code interpreter through each provider's real adapter and SDK over the loopback server,
 with the codecs the installed plugin registers: the same sum read into the same typed result,
 plain, streamed, sync and async. Chat Completions has no code interpreter: an error before any
-request, naming the providers that have one.
-
-Through affordance-google 0.1.0 the result has no answer text: that adapter hands codecs the
-code parts but not the candidate's text parts (the codec contract says the candidate); that
-check is a strict xfail, so it flips when the adapter changes."""
+request, naming the providers that have one."""
 
 from __future__ import annotations
 
@@ -34,10 +30,6 @@ DECLARED = {
     "anthropic": {"type": "code_execution_20250825", "name": "code_execution"},
     "google": {"codeExecution": {}},
 }
-NO_TEXT = pytest.mark.xfail(
-    reason="affordance-google hands codecs no text parts (the contract: the candidate)",
-    strict=True,
-)
 
 
 def prompt(config: CodeInterpreterConfig | None = None) -> PromptTemplate[Any]:
@@ -61,9 +53,7 @@ def test_the_run_is_the_same_result_plain_streamed_sync_and_async(provider: str)
     assert server.requests[0].body["tools"] == [DECLARED[provider]]
 
 
-@pytest.mark.parametrize(
-    "provider", [pytest.param(p, marks=NO_TEXT) if p == "google" else p for p in PROVIDERS]
-)
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_the_result_carries_the_answer_text(provider: str) -> None:
     wire = PROVIDER_WIRES[provider]
     with wire.running() as (server, adapter):

@@ -399,26 +399,3 @@ def test_google_without_grounding_is_no_result() -> None:
     candidate["groundingMetadata"] = {"groundingChunks": [], "webSearchQueries": []}
 
     assert CODECS["google"].parse_output([candidate], tool()) is None
-
-
-def test_google_reads_the_grounding_handed_over_without_the_candidate() -> None:
-    # what affordance-google 0.1.0 hands codecs: hosted parts, then the grounding metadata
-    metadata = load("google_web_search")["candidates"][0]["groundingMetadata"]
-
-    result = CODECS["google"].parse_output([{"groundingMetadata": metadata}], tool())
-
-    assert result is not None
-    assert (result.text, [c.span for c in result.citations]) == ("", [None, None, None])
-    assert [c.title for c in result.citations] == ["meteoswiss.admin.ch"] * 2 + ["srf.ch"]
-    assert result.queries == ("Wetter Zürich heute", "Zürich Regen morgen")
-    assert len(result.source_urls) == 2
-
-
-def test_google_reads_flat_text_parts_when_they_are_handed_over() -> None:
-    candidate = load("google_web_search")["candidates"][0]
-    flat = [*candidate["content"]["parts"], {"groundingMetadata": candidate["groundingMetadata"]}]
-
-    result = CODECS["google"].parse_output(flat, tool())
-
-    assert result is not None
-    assert tuple(result.quote(c) for c in result.citations) == CITED_SPANS

@@ -1,13 +1,8 @@
 """Web search through each provider's real adapter and SDK over the loopback server, with the
 codecs the installed plugin registers (no ``codecs=`` override): the same question answered on
 every provider gives a ``WebSearchResult`` of the same shape, equal plain, streamed, sync and
-async, whose citations slice the answer to the cited spans (after non-ASCII text).
-
-Through affordance-google 0.1.0 the citations cannot slice the answer: that adapter hands
-codecs the grounding metadata but not the candidate's text parts (the codec contract says the
-candidate). Those cases are strict xfails, so they flip when the adapter changes; the codec
-itself slices Gemini's byte offsets right from the candidate (``test_codecs.py``, and offline
-through ``ScriptedAdapter`` in ``test_scripted.py``)."""
+async, whose citations slice the answer to the cited spans (after non-ASCII text; Gemini's
+UTF-8 byte offsets included)."""
 
 from __future__ import annotations
 
@@ -36,11 +31,6 @@ SAMPLES = {
     "google": "google_web_search",
 }
 PROVIDERS = available(*SAMPLES)
-NO_TEXT = pytest.mark.xfail(
-    reason="affordance-google hands codecs no text parts (the contract: the candidate)",
-    strict=True,
-)
-SLICING = [pytest.param(p, marks=NO_TEXT) if p == "google" else p for p in PROVIDERS]
 
 
 def prompt(config: WebSearchConfig | None = None) -> PromptTemplate[Any]:
@@ -72,7 +62,7 @@ EXPECTED = [
 ]
 
 
-@pytest.mark.parametrize("provider", SLICING)
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_the_citations_slice_the_answer_to_the_cited_spans(provider: str) -> None:
     wire = PROVIDER_WIRES[provider]
     with wire.running() as (server, adapter):
@@ -89,7 +79,7 @@ def test_the_citations_slice_the_answer_to_the_cited_spans(provider: str) -> Non
         assert [c.span for c in result.citations] == [span for _, _, span in EXPECTED]
 
 
-def test_through_the_google_adapter_the_rest_of_the_grounding_is_read() -> None:
+def test_through_the_google_adapter_queries_titles_and_sources_are_read() -> None:
     if "google" not in PROVIDERS:
         pytest.skip("the google plugin is not installed")
     wire = PROVIDER_WIRES["google"]

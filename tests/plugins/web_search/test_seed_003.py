@@ -63,6 +63,7 @@ class Provider:
     def __init__(self, name: str, pieces: list[Piece]) -> None:
         self.name = name
         self.body = web_search_bodies(pieces)[name]
+        self.text = "".join(text for text, _ in pieces)
         self.declared: list[list[dict[str, Any]]] = []
         self.sent = 0
 
@@ -80,19 +81,19 @@ class Provider:
             finally:
                 self.sent = len(server.requests)
                 body = server.requests[0].body if server.requests else {}
-                self.declared = [body.get("tools", [body.get("web_search_options")])]
+                chat_fields = {"web_search_options": body.get("web_search_options")}
+                self.declared = [body.get("tools", [chat_fields])]
 
     def _emulated(self, evaluate: Callable[[Any], PromptResponse[Any]]) -> PromptResponse[Any]:
         """What an adapter does, without its SDK: declare the hosted tools through their codecs
         while building the request (which may refuse), then answer with the body's items."""
         items = tuple(codec_items(self.name, self.body))
-        parts = items[0]["content"]["parts"]
         adapter: ScriptedAdapter
 
         def respond(request: ModelRequest) -> ProviderTurn:
             self.declared.append(adapter.hosted_declarations(request))
             self.sent += 1
-            return ProviderTurn(text="".join(p.get("text", "") for p in parts), hosted_items=items)
+            return ProviderTurn(text=self.text, hosted_items=items)
 
         adapter = ScriptedAdapter(responder=respond, codecs_of=self.name)
         return evaluate(adapter)
@@ -111,8 +112,7 @@ def check_result(response: PromptResponse[Any], name: str = "web_search") -> Web
     result = response.hosted_outputs[name]
     assert isinstance(result, WebSearchResult)
     assert result.citations
-    if result.text:  # affordance-google hands codecs no text (see test_end_to_end.py)
-        assert result.quote(result.citations[0]) == "sonnig, 24 °C."
+    assert result.quote(result.citations[0]) == "sonnig, 24 °C."
     return result
 
 
@@ -191,9 +191,11 @@ WIRE: Mapping[tuple[str, str], Any] = {
         },
     },
     ("geo_localized", "openai-chat"): {
-        "user_location": {
-            "type": "approximate",
-            "approximate": {"country": "GB", "city": "London", "timezone": "Europe/London"},
+        "web_search_options": {
+            "user_location": {
+                "type": "approximate",
+                "approximate": {"country": "GB", "city": "London", "timezone": "Europe/London"},
+            }
         }
     },
     ("geo_localized", "anthropic"): {

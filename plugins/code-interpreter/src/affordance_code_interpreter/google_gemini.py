@@ -2,9 +2,8 @@
 
 Request (an entry of ``tools``): ``{"codeExecution": {}}`` (no settings).
 
-The codec contract hands the codec one item: the first candidate as sent (camelCase). The
-Google adapter (affordance-google 0.1.0) hands over the code parts themselves instead, without
-the text parts; both shapes are read. The candidate's ``content.parts`` hold
+The adapter hands the codec one item: the first candidate (camelCase). Its ``content.parts``
+hold
 ``executableCode`` {language, code, id?} parts, each followed by a ``codeExecutionResult``
 {outcome, output, id?} part (matched by ``id`` when both have one, else by order), between
 the answer's ``text`` parts. ``outcome`` is ``OUTCOME_OK``,
@@ -53,10 +52,6 @@ class GoogleCodeInterpreterCodec:
             "stderr and stdout when the run failed; `outcome` says which."
         ),
         "Images the code draws arrive as `inlineData` parts and are not reported as files.",
-        (
-            "affordance-google 0.1.0 hands codecs the code parts, not the candidate's text "
-            "parts: through it `text` is empty."
-        ),
     )
 
     def serialize(self, tool: HostedTool[CodeInterpreterConfig]) -> dict[str, Any]:
@@ -87,13 +82,13 @@ class GoogleCodeInterpreterCodec:
 
 
 def _parts(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The first candidate's parts (the codec contract), or else the items themselves."""
+    """The parts of the first candidate (the one item the adapter hands over)."""
     for item in items:
         content = item.get("content")
         if isinstance(content, dict):
             parts = content.get("parts")
             return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
-    return list(items)
+    return []
 
 
 @dataclass

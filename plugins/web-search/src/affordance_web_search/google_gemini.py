@@ -3,17 +3,13 @@
 Request (an entry of ``tools``): ``{"googleSearch": {}}``; Gemini offers no domain filter,
 search limit or user location for it.
 
-The codec contract hands the codec one item: the first candidate as sent (camelCase). Its
+The adapter hands the codec one item: the first candidate (camelCase; a streamed one with its
+parts merged and the last chunk's metadata). Its
 ``content.parts`` hold the answer text; ``groundingMetadata`` holds ``webSearchQueries``,
 ``groundingChunks`` (``web: {uri, title}``) and ``groundingSupports``, each a ``segment``
 (``partIndex``, ``startIndex``, ``endIndex``, ``text``) backed by ``groundingChunkIndices``.
 Segment offsets are **UTF-8 byte** offsets (start inclusive, end exclusive), converted here to
 character offsets into the concatenated text, then checked against ``segment.text``.
-
-The Google adapter (affordance-google 0.1.0) hands over parts and ``{"groundingMetadata":
-...}`` as separate items instead, without the text parts; both shapes are read (see
-:func:`candidate_view`), but without the text there is nothing to slice: ``text`` is empty and
-citations have no span.
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
 from affordance_web_search.result import Citation, WebSearchResult
 
-__all__ = ["GoogleWebSearchCodec", "candidate_view"]
+__all__ = ["GoogleWebSearchCodec"]
 
 
 class GoogleWebSearchCodec:
@@ -55,11 +51,6 @@ class GoogleWebSearchCodec:
         ),
         "A support backed by several chunks gives one citation per chunk, all with its span.",
         "No source excerpts and no search errors are reported.",
-        (
-            "affordance-google 0.1.0 hands codecs its hosted parts and the grounding metadata, "
-            "not the candidate's text parts: through it `text` is empty and citations have no "
-            "span (their URLs, titles, the sources and queries are read)."
-        ),
     )
 
     def serialize(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
@@ -69,20 +60,21 @@ class GoogleWebSearchCodec:
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]
     ) -> WebSearchResult | None:
-        parts, metadata = candidate_view(response_items)
-        if metadata is None:
+        candidate = next((i for i in response_items if isinstance(i.get("content"), dict)), None)
+        metadata = None if candidate is None else candidate.get("groundingMetadata")
+        if candidate is None or not isinstance(metadata, dict):
             return None
         chunks = [c for c in metadata.get("groundingChunks") or () if isinstance(c, dict)]
         queries = [q for q in metadata.get("webSearchQueries") or () if isinstance(q, str)]
         if not chunks and not queries:
             return None
-        text, part_starts = _text(parts)
+        text, part_starts = _text(candidate)
         encoded = text.encode("utf-8")
         citations: list[Citation] = []
         for support in metadata.get("groundingSupports") or ():
             if not isinstance(support, dict) or not isinstance(support.get("segment"), dict):
                 continue
-            span = _span(support["segment"], text, encoded, part_starts) if part_starts else None
+            span = _span(support["segment"], text, encoded, part_starts)
             for index in support.get("groundingChunkIndices") or ():
                 if not isinstance(index, int) or not 0 <= index < len(chunks):
                     continue
@@ -101,33 +93,20 @@ class GoogleWebSearchCodec:
         )
 
 
-def candidate_view(
-    items: Sequence[Mapping[str, Any]],
-) -> tuple[list[Mapping[str, Any]], Mapping[str, Any] | None]:
-    """The candidate's parts and its grounding metadata, from the first candidate (the codec
-    contract) or else from parts and a ``{"groundingMetadata": ...}`` handed over as separate
-    items (what affordance-google 0.1.0 sends)."""
-    for item in items:
-        content = item.get("content")
-        if isinstance(content, dict):
-            metadata = item.get("groundingMetadata")
-            parts = content.get("parts")
-            return (
-                [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else [],
-                metadata if isinstance(metadata, dict) else None,
-            )
-    found = [i["groundingMetadata"] for i in items if isinstance(i.get("groundingMetadata"), dict)]
-    return [i for i in items if "groundingMetadata" not in i], found[-1] if found else None
-
-
-def _text(parts: Sequence[Mapping[str, Any]]) -> tuple[str, dict[int, int]]:
+def _text(candidate: Mapping[str, Any]) -> tuple[str, dict[int, int]]:
     """The answer text (non-thought text parts, joined) and each text part's UTF-8 byte
-    offset in it, by part index (empty when no text part was handed over)."""
+    offset in it, by part index."""
+    content = candidate.get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
     texts: list[str] = []
     starts: dict[int, int] = {}
     offset = 0
-    for index, part in enumerate(parts):
-        if part.get("thought") or not isinstance(part.get("text"), str):
+    for index, part in enumerate(parts if isinstance(parts, list) else ()):
+        if (
+            not isinstance(part, dict)
+            or part.get("thought")
+            or not isinstance(part.get("text"), str)
+        ):
             continue
         starts[index] = offset
         texts.append(part["text"])
