@@ -50,7 +50,7 @@ def evaluate_goal(goal: Goal, results: dict[str, MeasureResult]) -> dict[str, An
     value = cell.median
     outcome.update(value=value, unit=unit)
     if goal.max_value is not None:
-        passed = value < goal.max_value
+        passed = value <= goal.max_value
         outcome.update(
             status="pass" if passed else "fail",
             detail=f"{format_value(value)} {unit} (limit {format_value(goal.max_value)} {unit})",

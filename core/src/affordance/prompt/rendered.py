@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
@@ -18,6 +19,7 @@ __all__ = ["RenderedPrompt"]
 OutputT = TypeVar("OutputT")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RenderedPrompt(Generic[OutputT]):
     """Markdown text plus the tools of the enabled, fully visible sections, in order.

@@ -4,17 +4,34 @@ Python cannot stop a thread. A handler that overruns its timeout keeps running i
 thread; its late result is discarded and the call is reported as timed out. Daemon threads (not
 a pool) are used for this, so an overrunning handler holds up neither a pool nor the shutdown of
 an event loop.
+
+A sync handler *without* a timeout, awaited from the event loop, runs on a reused worker
+(:func:`await_in_worker`): a bounded set of daemon threads fed by one queue. ``asyncio.to_thread``
+would do the same job through ``ThreadPoolExecutor``, ``concurrent.futures.Future`` and
+``wrap_future``; the direct hand-off costs about a third of that (measured in ``bench/``), which
+is most of what a plain ``def`` tool adds to an ``aevaluate`` run.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
+import queue
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["HandlerTimeoutError", "await_in_thread", "run_coroutine", "run_in_thread"]
+if TYPE_CHECKING:
+    from asyncio import Future
+
+__all__ = [
+    "HandlerTimeoutError",
+    "await_in_thread",
+    "await_in_worker",
+    "run_coroutine",
+    "run_in_thread",
+]
 
 
 class HandlerTimeoutError(Exception):
@@ -50,10 +67,19 @@ def run_in_thread(function: Callable[[], object], timeout: float | None, name: s
 
 async def await_in_thread(function: Callable[[], object], name: str) -> object:
     """Await ``function`` run in a daemon thread; abandoning the wait leaves the thread be."""
+    future, job = _handoff(function)
+    threading.Thread(target=job, name=f"affordance-tool-{name}", daemon=True).start()
+    return await future
+
+
+def _handoff(function: Callable[[], object]) -> tuple[Future[object], Callable[[], None]]:
+    """A future of the running loop, and the job that runs ``function`` in a copy of the
+    caller's context on another thread and settles the future with its outcome. A settled
+    (cancelled) future ignores the outcome; a closed loop drops it: nobody waits any more."""
     import asyncio
 
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[object] = loop.create_future()
+    future: Future[object] = loop.create_future()
     context = contextvars.copy_context()
 
     def settle(ok: bool, value: object) -> None:
@@ -64,17 +90,15 @@ async def await_in_thread(function: Callable[[], object], name: str) -> object:
         else:
             future.set_exception(value)  # type: ignore[arg-type]
 
-    def target() -> None:
+    def job() -> None:
         try:
             outcome: tuple[bool, object] = (True, context.run(function))
         except BaseException as error:  # noqa: BLE001 - handed to the awaiting task
             outcome = (False, error)
-        # If the loop closed while the handler overran, nobody waits for the result any more.
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(settle, *outcome)
 
-    threading.Thread(target=target, name=f"affordance-tool-{name}", daemon=True).start()
-    return await future
+    return future, job
 
 
 def run_coroutine(coroutine: Any, timeout: float | None) -> object:
@@ -100,3 +124,55 @@ def run_coroutine(coroutine: Any, timeout: float | None) -> object:
         )
     except (TimeoutError, asyncio.TimeoutError) as error:
         raise HandlerTimeoutError from error
+
+
+class _Workers:
+    """Daemon threads that run jobs from one queue; a new thread starts only when none is idle,
+    up to ``limit`` (asyncio's default executor bound); past it, jobs wait their turn."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0
+        self._threads = 0
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._idle:
+                self._idle -= 1  # that worker is this job's
+                start = False
+            else:
+                start = self._threads < self.limit
+                self._threads += start
+        self._jobs.put(job)
+        if start:
+            threading.Thread(target=self._work, name="affordance-tool-worker", daemon=True).start()
+
+    def _work(self) -> None:
+        take, lock = self._jobs.get, self._lock
+        while True:
+            take()()  # a job never raises: it hands its outcome to the awaiting task
+            with lock:
+                self._idle += 1
+
+    def forget_threads(self) -> None:
+        """After ``fork`` the child has none of the parent's threads: start from zero."""
+        self._jobs = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = self._threads = 0
+
+
+_WORKERS = _Workers(min(32, (os.cpu_count() or 1) + 4))
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WORKERS.forget_threads)
+
+
+async def await_in_worker(function: Callable[[], object]) -> object:
+    """Await ``function`` run on a reused worker thread, in a copy of the caller's context.
+
+    Cancelling the awaiting task does not stop ``function``; its result is then dropped.
+    """
+    future, job = _handoff(function)
+    _WORKERS.submit(job)
+    return await future

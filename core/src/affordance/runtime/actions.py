@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.runtime.context import ToolContext
 from affordance.runtime.executor import PreparedCall
 from affordance.runtime.response import PromptResponse
@@ -15,6 +16,7 @@ __all__ = ["Action", "Finished", "RunCalls", "SendRequest"]
 OutputT = TypeVar("OutputT")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SendRequest:
     """Send this request to the model and pass the answer to ``on_turn``."""
@@ -22,6 +24,7 @@ class SendRequest:
     request: ModelRequest
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RunCalls:
     """Run these calls (concurrently if you can) and pass the outcomes to ``on_outcomes``."""
@@ -29,6 +32,7 @@ class RunCalls:
     calls: tuple[tuple[PreparedCall, ToolContext], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Finished(Generic[OutputT]):
     response: PromptResponse[OutputT]

@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from affordance._fastinit import fast_init
+
 __all__ = ["Confirmation", "PendingConfirmation", "approve", "arguments_of", "deny"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Confirmation:
     """The caller's answer for one pending call; build it with :func:`approve` or :func:`deny`."""
@@ -26,6 +29,7 @@ def deny(message: str = "") -> Confirmation:
     return Confirmation(False, message)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PendingConfirmation:
     """A destructive call whose arguments were validated and which waits for approval.

@@ -11,6 +11,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
 ResultT = TypeVar("ResultT")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """Built fresh for every tool call and discarded afterwards.

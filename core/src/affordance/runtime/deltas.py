@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from affordance._fastinit import fast_init
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.turn import NO_USAGE, ProviderTurn, Usage
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TextPiece:
     """More of the model's answer text."""
@@ -39,6 +41,7 @@ class TextPiece:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RefusalPiece:
     """More of a refusal (OpenAI sends refusals as their own text)."""
@@ -46,6 +49,7 @@ class RefusalPiece:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallBegun:
     """The model started a function call; ``index`` identifies it among this turn's calls."""
@@ -55,6 +59,7 @@ class ToolCallBegun:
     name: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallArguments:
     """A piece of a call's arguments as JSON text (providers that stream arguments)."""
@@ -63,6 +68,7 @@ class ToolCallArguments:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallReady:
     """A call is complete. ``arguments``, when given, replaces the pieces: a provider sending
@@ -72,6 +78,7 @@ class ToolCallReady:
     arguments: str | Mapping[str, Any] | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ProviderItem:
     """A complete provider item, as a plain dict: ``echo`` ones go back on the next request
@@ -82,6 +89,7 @@ class ProviderItem:
     hosted: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HostedActivity:
     """A hosted tool is working (``status`` as the provider says it: ``searching``,
@@ -92,6 +100,7 @@ class HostedActivity:
     item_id: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnEnd:
     """The turn is over: the last delta of every stream."""

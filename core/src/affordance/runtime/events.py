@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.prompt.disclosure import DisclosureRequest
 from affordance.tools.result import ToolResult
 
@@ -72,6 +73,7 @@ class EventBus:
                 )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PromptRendered:
     """A prompt was rendered for an evaluation (again after sections were opened)."""
@@ -81,6 +83,7 @@ class PromptRendered:
     rendered: RenderedPrompt[Any]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolInvoked:
     """A tool call finished — successfully or not, from the cache or not.
@@ -107,6 +110,7 @@ class ToolInvoked:
         return self.result.success
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallDenied:
     """The tool policy refused a call (or kept a hosted tool out of a request)."""
@@ -118,6 +122,7 @@ class ToolCallDenied:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConfirmationRequested:
     """A destructive call waits for the caller's approval."""
@@ -129,6 +134,7 @@ class ConfirmationRequested:
     params: Any
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConfirmationResolved:
     """The caller approved or denied a pending destructive call."""
@@ -141,6 +147,7 @@ class ConfirmationResolved:
     message: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PromptExecuted:
     """An evaluation returned (finished, or suspended awaiting confirmation)."""

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from affordance._fastinit import fast_init
 from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
@@ -22,6 +23,7 @@ from affordance.runtime._guard import HandlerEscape, await_guarded, call_guarded
 from affordance.runtime._offthread import (
     HandlerTimeoutError,
     await_in_thread,
+    await_in_worker,
     run_coroutine,
     run_in_thread,
 )
@@ -39,6 +41,7 @@ __all__ = ["CallOutcome", "PreparedCall", "ToolExecutor"]
 NoneType = type(None)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PreparedCall:
     """A call after lookup and validation. ``result`` is set when it need not (or may not) run."""
@@ -54,6 +57,7 @@ class PreparedCall:
     denial: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallOutcome:
     """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
@@ -254,10 +258,10 @@ class ToolExecutor:
         if tool.is_async:
             awaitable: Awaitable[object] = await_guarded(_invoke(tool, params, context))
         elif timeout is None:
-            awaitable = asyncio.to_thread(call)
+            awaitable = await_in_worker(call)
         else:
-            # A daemon thread, not the loop's pool: an overrunning handler must not hold up
-            # the pool or the loop's shutdown.
+            # A daemon thread of its own, not a shared worker: an overrunning handler must
+            # hold up neither the workers nor the loop's shutdown.
             awaitable = await_in_thread(call, tool.name)
         if timeout is None:
             return await awaitable

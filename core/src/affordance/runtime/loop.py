@@ -131,8 +131,10 @@ class Evaluation(Generic[OutputT]):
         self._terminal: PreparedCall | None = None
         self.rendered: RenderedPrompt[OutputT]
         self._tools: dict[str, Tool[Any, Any]] = {}
+        self._opening: UserMessage
         self._render()
         self._output_schema = output_schema(prompt.output_type)
+        self._output_name = output_name(prompt.output_type)
 
     # -- driving ---------------------------------------------------------------------------
 
@@ -366,7 +368,7 @@ class Evaluation(Generic[OutputT]):
             messages: tuple[Message, ...] = (*self._caller_messages, *self._transcript)
         else:
             instructions = None
-            messages = (UserMessage(rendered.text), *self._transcript)
+            messages = (self._opening, *self._transcript)
         hosted = self._allowed_hosted(rendered.hosted_tools)
         tools = rendered.tools
         self._request = request = ModelRequest(
@@ -379,7 +381,7 @@ class Evaluation(Generic[OutputT]):
             tools=tools,
             hosted_tools=hosted,
             output_schema=self._output_schema,
-            output_name=output_name(self.prompt.output_type),
+            output_name=self._output_name,
             deadline=self.deadline,
             tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
             if tools or hosted
@@ -407,6 +409,7 @@ class Evaluation(Generic[OutputT]):
         """Render with the current overrides; the exposed tools are indexed once per render."""
         rendered = self.prompt.render(*self.params, visibility_overrides=self._overrides or None)
         self.rendered = rendered
+        self._opening = UserMessage(rendered.text)  # the first message, without instructions
         self._tools = {tool.name: tool for tool in rendered.tools}
         self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
 

@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from affordance._fastinit import fast_init
+
 __all__ = ["AssistantMessage", "Message", "ToolCall", "ToolResultMessage", "UserMessage"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """A function call the model made: ``arguments`` exactly as the provider sent them.
@@ -22,11 +25,13 @@ class ToolCall:
     arguments: str | Mapping[str, Any]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UserMessage:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AssistantMessage:
     """One model turn. ``provider_items`` are opaque items the provider needs echoed back
@@ -37,6 +42,7 @@ class AssistantMessage:
     provider_items: tuple[Mapping[str, Any], ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolResultMessage:
     """The answer to one tool call, as text the model reads."""

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.runtime.confirmation import PendingConfirmation
 from affordance.runtime.messages import Message, ToolCall
 from affordance.runtime.turn import NO_USAGE, Usage
@@ -22,6 +23,7 @@ __all__ = ["PromptResponse", "ToolCallResult"]
 OutputT = TypeVar("OutputT")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallResult:
     """One tool call of the evaluation and the result the model received for it."""
@@ -36,6 +38,7 @@ class ToolCallResult:
         return self.call.name
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PromptResponse(Generic[OutputT]):
     """The outcome of ``evaluate``.

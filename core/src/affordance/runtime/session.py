@@ -8,7 +8,7 @@ used from several threads or tasks.
 
 from __future__ import annotations
 
-import threading
+from _thread import RLock  # threading.RLock is a Python wrapper around this one
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -53,7 +53,7 @@ class Session:
 
     def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
         self.session_id = session_id or new_id()
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self._slices: dict[type[Any], tuple[Any, ...]] = {}
         self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = (
             {ToolInvoked: [(ToolInvoked, append)], PromptExecuted: [(PromptExecuted, append)]}

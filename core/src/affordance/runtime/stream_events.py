@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
+from affordance._fastinit import fast_init
 from affordance.runtime.turn import Usage
 from affordance.tools.hosted import HostedToolOutput
 from affordance.tools.result import ToolResult
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RunStarted:
     """The evaluation began (``resumed``: it continues a run suspended for confirmation)."""
@@ -47,6 +49,7 @@ class RunStarted:
     resumed: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TextDelta:
     """More of the model's answer."""
@@ -56,6 +59,7 @@ class TextDelta:
     turn: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RefusalDelta:
     """More of a refusal the provider sends apart from the answer."""
@@ -65,6 +69,7 @@ class RefusalDelta:
     turn: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallStarted:
     """The model began calling a tool."""
@@ -75,6 +80,7 @@ class ToolCallStarted:
     turn: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallArgumentsDelta:
     """A piece of a call's arguments (JSON text), where the provider streams them."""
@@ -84,6 +90,7 @@ class ToolCallArgumentsDelta:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolCallFinished:
     """A call has its result: the handler's, a cached one, or a failure the model will read."""
@@ -99,6 +106,7 @@ class ToolCallFinished:
         return self.result.success
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConfirmationRequired:
     """A destructive call waits for approval; the run pauses exactly as ``evaluate`` does and
@@ -110,6 +118,7 @@ class ConfirmationRequired:
     arguments: Mapping[str, Any]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HostedToolActivity:
     """A provider-run tool is at work (``status``: ``searching``, ``interpreting``, ...)."""
@@ -120,6 +129,7 @@ class HostedToolActivity:
     item_id: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HostedToolResult:
     """The typed output a hosted tool produced in the last turn (``name`` is the tool's)."""
@@ -129,6 +139,7 @@ class HostedToolResult:
     output: HostedToolOutput
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnFinished:
     """The model finished one turn."""
@@ -139,6 +150,7 @@ class TurnFinished:
     finish_reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RunFinished:
     """The evaluation returned: finished, or suspended awaiting confirmation. Always last."""

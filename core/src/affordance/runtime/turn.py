@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from affordance._fastinit import fast_init
 from affordance.clock import Deadline
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.runtime.messages import Message, ToolCall
@@ -40,6 +41,7 @@ def tool_choice_for_turn(choice: ToolChoice | None, turn: int) -> ToolChoice | N
     return choice if turn <= 1 else "auto"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Token counts, summed over the turns of an evaluation.
@@ -58,6 +60,8 @@ class Usage:
         return self.input_tokens + self.output_tokens
 
     def __add__(self, other: Usage) -> Usage:
+        if other is NO_USAGE:  # offline adapters and turns that report none
+            return self
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
@@ -72,6 +76,7 @@ PAUSED = "paused"
 """The finish reason of a turn the provider paused itself; the loop continues it."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
     """One request to the model.
@@ -103,6 +108,7 @@ class ModelRequest:
         return None if self.deadline is None else self.deadline.remaining()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ProviderTurn:
     """A provider's answer, normalized.

@@ -35,8 +35,15 @@ def exceeds_depth(data: object, limit: int = MAX_DEPTH) -> bool:
 
     Iterative, so it is safe on data of any depth; it visits each container once.
     """
-    if type(data) in _SCALARS:
+    kind = type(data)
+    if kind in _SCALARS:
         return False
+    if kind is dict:  # the usual case, an object of scalars: no walk needed
+        for value in data.values():  # type: ignore[attr-defined]
+            if type(value) not in _SCALARS:
+                break
+        else:
+            return limit < 1
     pending: list[tuple[Any, int]] = [(data, 1)]
     push, pop = pending.append, pending.pop
     while pending:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from affordance._fastinit import fast_init
+
 __all__ = ["ToolRenderableResult", "ToolResult", "render_value"]
 
 PayloadT = TypeVar("PayloadT")
@@ -20,6 +22,7 @@ class ToolRenderableResult(Protocol):
     def render(self) -> str: ...
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ToolResult(Generic[PayloadT]):
     """The outcome of one tool call.
