@@ -29,7 +29,7 @@ class SearchResult:
 
 
 class FakeSearchCodec:
-    kind = "web_search"
+    kind = "fake_search"  # a kind no installed plugin registers
 
     def serialize(self, tool: HostedTool[SearchConfig]) -> dict[str, Any]:
         return {"type": "web_search"}
@@ -44,14 +44,14 @@ class FakeSearchCodec:
         return SearchResult(text="found", urls=urls)
 
 
-SEARCH = HostedTool(kind="web_search", name="search", description="Search.", config=SearchConfig())
+SEARCH = HostedTool(kind="fake_search", name="search", description="Search.", config=SearchConfig())
 PROMPT = PromptTemplate(sections=[Section(title="Research", hosted_tools=[SEARCH])])
 ITEMS = ({"type": "web_search_call", "sources": [{"url": "https://a.example"}]},)
 
 
 def test_hosted_items_are_parsed_by_the_codec_into_hosted_outputs():
     adapter = ScriptedAdapter(
-        [ProviderTurn(text="answer", hosted_items=ITEMS)], codecs={"web_search": FakeSearchCodec()}
+        [ProviderTurn(text="answer", hosted_items=ITEMS)], codecs={"fake_search": FakeSearchCodec()}
     )
     response = adapter.evaluate(PROMPT)
     assert response.hosted_outputs == {"search": SearchResult("found", ("https://a.example",))}
@@ -61,7 +61,7 @@ def test_hosted_items_are_parsed_by_the_codec_into_hosted_outputs():
 def test_a_response_without_the_tools_items_has_no_output():
     adapter = ScriptedAdapter(
         [ProviderTurn(text="answer", hosted_items=({"type": "message"},))],
-        codecs={"web_search": FakeSearchCodec()},
+        codecs={"fake_search": FakeSearchCodec()},
     )
     assert adapter.evaluate(PROMPT).hosted_outputs == {}
 
@@ -73,7 +73,7 @@ def test_codecs_registered_by_plugins_for_a_provider_are_used(monkeypatch):
             return [
                 CodecSpec(
                     provider="openai",
-                    kind="web_search",
+                    kind="fake_search",
                     factory=f"{__name__}:FakeSearchCodec",
                 )
             ]
@@ -108,7 +108,7 @@ class BrokenReader(FakeSearchCodec):
 
 def test_a_codec_failing_to_read_loses_its_output_and_the_run_goes_on(caplog):
     adapter = ScriptedAdapter(
-        [ProviderTurn(text="answer", hosted_items=ITEMS)], codecs={"web_search": BrokenReader()}
+        [ProviderTurn(text="answer", hosted_items=ITEMS)], codecs={"fake_search": BrokenReader()}
     )
     with caplog.at_level("WARNING", logger="affordance.hosted"):
         response = adapter.evaluate(PROMPT)
@@ -129,7 +129,7 @@ def test_a_codec_failing_to_declare_is_an_error_before_any_request():
             self.hosted_declarations(request)  # what a provider plugin does first
             return super().send(request)
 
-    adapter = Wire([ProviderTurn(text="answer")], codecs={"web_search": BrokenWriter()})
+    adapter = Wire([ProviderTurn(text="answer")], codecs={"fake_search": BrokenWriter()})
     with pytest.raises(
         PromptEvaluationError, match="failed to declare hosted tool 'search'"
     ) as info:

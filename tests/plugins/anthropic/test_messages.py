@@ -248,9 +248,10 @@ class SearchOutput:
 
 class FakeSearchCodec:
     """A third-party style codec: works on plain dicts only, and places each citation in the
-    answer by the position of its text block."""
+    answer by the position of its text block. Its kind is one no installed plugin registers
+    (``web_search`` is affordance-web-search's, with its own config type)."""
 
-    kind = "web_search"
+    kind = "fake_search"
 
     def serialize(self, tool: HostedTool[SearchConfig]) -> dict[str, Any]:
         return {
@@ -286,7 +287,7 @@ class FakeSearchCodec:
 
 
 def hosted_prompt() -> PromptTemplate[Any]:
-    search = HostedTool("web_search", "search", "Search the web.", SearchConfig(("a.example",)))
+    search = HostedTool("fake_search", "search", "Search the web.", SearchConfig(("a.example",)))
     section = MarkdownSection(title="Task", template="Find it.", hosted_tools=[search])
     return PromptTemplate(ns="tests", key="hosted", sections=[section])
 
@@ -311,7 +312,7 @@ def test_a_paused_server_tool_turn_is_continued_and_its_blocks_reach_the_codec(
     loopback.script(mode, paused, done)
 
     answer = loopback.run(
-        mode, hosted_prompt(), adapter_options={"codecs": {"web_search": FakeSearchCodec()}}
+        mode, hosted_prompt(), adapter_options={"codecs": {"fake_search": FakeSearchCodec()}}
     )
 
     assert (answer.text, answer.finish_reason, answer.turns) == ("Paris is sunny.", "stop", 2)
@@ -334,7 +335,7 @@ def test_server_tool_blocks_and_citations_reach_the_codec_as_plain_dicts(
     loopback.script(mode, message(SEARCHED, usage=message_usage(40, 20, web_search_requests=1)))
 
     answer = loopback.run(
-        mode, hosted_prompt(), adapter_options={"codecs": {"web_search": FakeSearchCodec()}}
+        mode, hosted_prompt(), adapter_options={"codecs": {"fake_search": FakeSearchCodec()}}
     )
 
     assert answer.text == "Paris is sunny."
@@ -350,7 +351,7 @@ def test_a_hosted_kind_without_a_codec_is_an_error_naming_provider_and_kind(
         loopback.run("evaluate", hosted_prompt())
 
     assert raised.value.provider == "anthropic"
-    assert "'web_search'" in str(raised.value)
+    assert "'fake_search'" in str(raised.value)
     assert raised.value.phase == "render"
     assert loopback.server.requests == ()
 
@@ -374,8 +375,8 @@ def test_a_streamed_run_equals_the_plain_run_of_the_same_answers(
         ),
         message_text("Sunny — ensoleillé ☀.", usage=message_usage(90, 8)),
     )
-    options = {"codecs": {"web_search": FakeSearchCodec()}}
-    search = HostedTool("web_search", "search", "Search the web.", SearchConfig())
+    options = {"codecs": {"fake_search": FakeSearchCodec()}}
+    search = HostedTool("fake_search", "search", "Search the web.", SearchConfig())
     prompt = make_prompt()
     section = MarkdownSection(title="Search", template="Search.", hosted_tools=[search])
     prompt = PromptTemplate(ns="tests", key="rich", sections=[*prompt.sections, section])

@@ -219,7 +219,7 @@ class Cited:
 class ChatSearchCodec:
     """A Chat web-search codec: request fields in, the cited message out."""
 
-    kind = "web_search"
+    kind = "fake_search"
 
     def serialize(self, tool: HostedTool[SearchConfig]) -> dict[str, Any]:
         return {"web_search_options": {"search_context_size": tool.config.context}}
@@ -233,7 +233,7 @@ class ChatSearchCodec:
 
 
 def hosted_prompt() -> PromptTemplate[Any]:
-    search = HostedTool("web_search", "search", "Search the web.", SearchConfig())
+    search = HostedTool("fake_search", "search", "Search the web.", SearchConfig())
     section = MarkdownSection(title="T", template="Find it.", hosted_tools=[search])
     return PromptTemplate(ns="t", key="h", sections=[section])
 
@@ -245,7 +245,7 @@ def test_a_chat_hosted_tool_is_request_fields_and_reads_the_cited_answer_plain_o
         "Paris is sunny.", annotations=[chat_url_citation("https://a.example", "A", 0, 15)]
     )
     server.script(CHAT_COMPLETIONS_PATH, answer, chat_stream(answer))
-    adapter = chat_adapter(clients.sync(), codecs={"web_search": ChatSearchCodec()})
+    adapter = chat_adapter(clients.sync(), codecs={"fake_search": ChatSearchCodec()})
 
     plain = adapter.evaluate(hosted_prompt())
     with adapter.stream(hosted_prompt()) as events:

@@ -257,7 +257,7 @@ def test_hosted_tools_are_serialized_by_their_codec_and_parsed_from_plain_output
         ),
     )
     adapter = OpenAIAdapter(
-        "gpt-test", client=clients.sync(), codecs={"web_search": FakeSearchCodec()}
+        "gpt-test", client=clients.sync(), codecs={"fake_search": FakeSearchCodec()}
     )
 
     answer = adapter.evaluate(hosted_prompt())
@@ -280,7 +280,7 @@ def test_a_hosted_kind_without_a_codec_is_an_error_naming_provider_and_kind(
         adapter.evaluate(hosted_prompt())
 
     assert raised.value.provider == "openai"
-    assert "'web_search'" in str(raised.value)
+    assert "'fake_search'" in str(raised.value)
     assert raised.value.phase == "render"
     assert server.requests == ()
 

@@ -68,7 +68,7 @@ def test_hosted_items_stream_as_activity_and_end_as_the_same_typed_output(
         ]
     )
     server.script(RESPONSES_PATH, answer, responses_stream(answer))
-    codecs = {"web_search": FakeSearchCodec()}
+    codecs = {"fake_search": FakeSearchCodec()}
     adapter = OpenAIAdapter("gpt-test", client=clients.sync(), codecs=codecs)
 
     plain = adapter.evaluate(hosted_prompt())

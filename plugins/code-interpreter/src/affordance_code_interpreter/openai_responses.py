@@ -1,0 +1,138 @@
+"""OpenAI Responses API: the ``code_interpreter`` tool entry, and the runs read from ``output``.
+
+Request (an entry of ``tools``)::
+
+    {"type": "code_interpreter", "container": {"type": "auto", "memory_limit": "4g",
+                                               "file_ids": [...]}}     # or "container": "<id>"
+
+Response: one ``code_interpreter_call`` item per run (``code``, ``status``, and ``outputs``
+— ``logs`` text and ``image`` URLs — when the request includes
+``code_interpreter_call.outputs``), and ``message`` items whose ``output_text`` parts may cite
+created files (``container_file_citation``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from affordance.tools.hosted import HostedTool
+from affordance_code_interpreter._wire import string, text_of, unique_files
+from affordance_code_interpreter.config import CodeInterpreterConfig
+from affordance_code_interpreter.errors import refuse_unhonoured
+from affordance_code_interpreter.result import CodeExecution, CodeFile, CodeInterpreterResult
+
+__all__ = ["OpenAICodeInterpreterCodec"]
+
+
+class OpenAICodeInterpreterCodec:
+    """``code_interpreter`` on OpenAI's Responses API (codec provider ``openai``)."""
+
+    kind = "code_interpreter"
+    provider: ClassVar[str] = "openai"
+    honours: ClassVar[Mapping[str, str]] = {
+        "container_id": '`container: "<id>"`',
+        "memory_limit": "`container.memory_limit`",
+        "file_ids": "`container.file_ids`",
+    }
+    fills: ClassVar[Mapping[str, str]] = {
+        "text": "`output_text` parts",
+        "executions.code": "`code`",
+        "executions.language": "`python` (the tool's only language)",
+        "executions.output": "`outputs[].logs` (stdout and stderr combined)",
+        "executions.outcome": "`error` when `status: failed`",
+        "executions.error": "`status: failed`",
+        "files": "`outputs[].url` images, `container_file_citation`s",
+    }
+    notes: ClassVar[tuple[str, ...]] = (
+        (
+            "There is no separate stdout or stderr and no exit code: `output` is the combined "
+            "logs, and a completed call says nothing about whether the code succeeded "
+            "(`outcome` is None then)."
+        ),
+        (
+            "`output` and image files are sent only when the request includes "
+            '`code_interpreter_call.outputs` (`extra_body={"include": '
+            '["code_interpreter_call.outputs"]}`).'
+        ),
+    )
+
+    def serialize(self, tool: HostedTool[CodeInterpreterConfig]) -> dict[str, Any]:
+        config = refuse_unhonoured(tool, provider=self.provider, honours=self.honours)
+        if config.container_id is not None:
+            return {"type": "code_interpreter", "container": config.container_id}
+        container: dict[str, Any] = {"type": "auto"}
+        if config.memory_limit is not None:
+            container["memory_limit"] = config.memory_limit
+        if config.file_ids:
+            container["file_ids"] = list(config.file_ids)
+        return {"type": "code_interpreter", "container": container}
+
+    def parse_output(
+        self,
+        response_items: Sequence[Mapping[str, Any]],
+        tool: HostedTool[CodeInterpreterConfig],
+    ) -> CodeInterpreterResult | None:
+        runs = [
+            _execution(item)
+            for item in response_items
+            if item.get("type") == "code_interpreter_call"
+        ]
+        if not runs:
+            return None
+        texts: list[str] = []
+        cited: list[CodeFile] = []
+        for item in response_items:
+            if item.get("type") != "message":
+                continue
+            for part in item.get("content") or ():
+                if not isinstance(part, dict) or part.get("type") != "output_text":
+                    continue
+                texts.append(text_of(part, "text") or "")
+                cited.extend(_cited_files(part.get("annotations")))
+        return CodeInterpreterResult(
+            executions=tuple(runs),
+            text="".join(texts),
+            files=unique_files([*(f for run in runs for f in run.files), *cited]),
+        )
+
+
+def _execution(item: Mapping[str, Any]) -> CodeExecution:
+    logs: list[str] = []
+    files: list[CodeFile] = []
+    container = string(item, "container_id")
+    for output in item.get("outputs") or ():
+        if not isinstance(output, dict):
+            continue
+        if output.get("type") == "logs" and isinstance(output.get("logs"), str):
+            logs.append(output["logs"])
+        elif output.get("type") == "image" and string(output, "url") is not None:
+            files.append(CodeFile(url=output["url"], container_id=container))
+    failed = item.get("status") == "failed"
+    return CodeExecution(
+        code=text_of(item, "code") or "",
+        language="python",
+        output="".join(logs) if logs else None,
+        outcome="error" if failed else None,
+        error="failed" if failed else None,
+        files=tuple(files),
+    )
+
+
+def _cited_files(annotations: Any) -> list[CodeFile]:
+    files: list[CodeFile] = []
+    for annotation in annotations or ():
+        if not isinstance(annotation, dict):
+            continue
+        if annotation.get("type") != "container_file_citation":
+            continue
+        if string(annotation, "file_id") is None:
+            continue
+        files.append(
+            CodeFile(
+                file_id=annotation["file_id"],
+                filename=string(annotation, "filename"),
+                container_id=string(annotation, "container_id"),
+            )
+        )
+    return files

@@ -1,0 +1,103 @@
+"""OpenAI Chat Completions (search models): ``web_search_options``, and the cited answer.
+
+Chat has no tool entry for search: the codec returns request fields merged into the body::
+
+    {"web_search_options": {"search_context_size": "high",
+                            "user_location": {"type": "approximate",
+                                              "approximate": {"country": "GB", ...}}}}
+
+The adapter hands the codec one item, ``{"type": "message", "content": <answer text>,
+"annotations": [...]}``, whose annotations are ``{"type": "url_citation", "url_citation":
+{url, title, start_index, end_index}}`` with character offsets into the content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from affordance.tools.hosted import HostedTool
+from affordance_web_search._wire import clamp_span, string, unique
+from affordance_web_search.config import WebSearchConfig
+from affordance_web_search.errors import refuse_unhonoured
+from affordance_web_search.result import Citation, WebSearchResult
+
+__all__ = ["OpenAIChatWebSearchCodec"]
+
+
+class OpenAIChatWebSearchCodec:
+    """``web_search`` on OpenAI Chat Completions (codec provider ``openai-chat``)."""
+
+    kind = "web_search"
+    provider: ClassVar[str] = "openai-chat"
+    honours: ClassVar[Mapping[str, str]] = {
+        "geo_hint": "`user_location.approximate`",
+        "context_size": "`search_context_size`",
+    }
+    fills: ClassVar[Mapping[str, str]] = {
+        "text": "`message.content`",
+        "citations.url": "`url_citation.url`",
+        "citations.title": "`url_citation.title`",
+        "citations.span": "`start_index`/`end_index`",
+        "source_urls": "cited URLs",
+    }
+    notes: ClassVar[tuple[str, ...]] = (
+        (
+            "Needs a search model (`gpt-4o-search-preview`, ...), which searches on every request: "
+            "the answer is a result only when it cites something."
+        ),
+        (
+            "No domain filter, search limit or cache-only mode; no queries, excerpts or search "
+            "errors are reported, and `source_urls` holds only the cited URLs."
+        ),
+    )
+
+    def serialize(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
+        config = refuse_unhonoured(tool, provider=self.provider, honours=self.honours)
+        options: dict[str, Any] = {}
+        if config.context_size is not None:
+            options["search_context_size"] = config.context_size
+        if config.geo_hint is not None:
+            fields = config.geo_hint.fields()
+            approximate: dict[str, Any] = {}
+            if "country_code" in fields:
+                approximate["country"] = fields.pop("country_code")
+            approximate.update(fields)
+            options["user_location"] = {"type": "approximate", "approximate": approximate}
+        return {"web_search_options": options}
+
+    def parse_output(
+        self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]
+    ) -> WebSearchResult | None:
+        texts: list[str] = []
+        citations: list[Citation] = []
+        offset = 0
+        for item in response_items:
+            if item.get("type") != "message":
+                continue
+            content = item.get("content")
+            text = content if isinstance(content, str) else ""
+            for annotation in item.get("annotations") or ():
+                if not isinstance(annotation, dict) or annotation.get("type") != "url_citation":
+                    continue
+                cited = annotation.get("url_citation")
+                url = string(cited, "url") if isinstance(cited, dict) else None
+                if not isinstance(cited, dict) or url is None:
+                    continue
+                span = clamp_span(cited.get("start_index"), cited.get("end_index"), len(text))
+                citations.append(
+                    Citation(
+                        url=url,
+                        title=string(cited, "title"),
+                        span=None if span is None else (span[0] + offset, span[1] + offset),
+                    )
+                )
+            texts.append(text)
+            offset += len(text)
+        if not citations:
+            return None
+        return WebSearchResult(
+            text="".join(texts),
+            citations=tuple(citations),
+            source_urls=unique(citation.url for citation in citations),
+        )

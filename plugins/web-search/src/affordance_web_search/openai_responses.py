@@ -1,0 +1,139 @@
+"""OpenAI Responses API: the ``web_search`` tool entry, and the result read from ``output``.
+
+Request (an entry of ``tools``)::
+
+    {"type": "web_search", "filters": {"allowed_domains": [...]},
+     "user_location": {"type": "approximate", "country": "GB", "city": "London", ...},
+     "external_web_access": false, "search_context_size": "high"}
+
+Response: ``web_search_call`` items (``action.query``/``queries``, and ``action.sources`` when
+the request includes ``web_search_call.action.sources``), then ``message`` items whose
+``output_text`` parts carry ``url_citation`` annotations with character offsets into the part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from affordance.tools.hosted import HostedTool
+from affordance_web_search._wire import clamp_span, string, text_of, unique
+from affordance_web_search.config import WebSearchConfig
+from affordance_web_search.errors import refuse_unhonoured
+from affordance_web_search.result import Citation, WebSearchResult
+
+__all__ = ["OpenAIWebSearchCodec"]
+
+
+class OpenAIWebSearchCodec:
+    """``web_search`` on OpenAI's Responses API (codec provider ``openai``)."""
+
+    kind = "web_search"
+    provider: ClassVar[str] = "openai"
+    honours: ClassVar[Mapping[str, str]] = {
+        "domain_filter.allowed": "`filters.allowed_domains`",
+        "geo_hint": "`user_location` (flat)",
+        "allow_live_access": "`external_web_access: false`",
+        "context_size": "`search_context_size`",
+    }
+    fills: ClassVar[Mapping[str, str]] = {
+        "text": "`output_text` parts",
+        "citations.url": "`url_citation.url`",
+        "citations.title": "`url_citation.title`",
+        "citations.span": "`start_index`/`end_index`",
+        "source_urls": "cited URLs; `action.sources` when included",
+        "queries": "`action.query`/`queries`",
+        "errors": "`status: failed`",
+    }
+    notes: ClassVar[tuple[str, ...]] = (
+        (
+            "No blocked-domain list and no per-tool search limit exist on this API "
+            "(`max_tool_calls` caps every built-in tool of the response)."
+        ),
+        (
+            "`source_urls` lists every consulted URL only when the request includes "
+            '`web_search_call.action.sources` (`extra_body={"include": '
+            '["web_search_call.action.sources"]}`); otherwise the cited URLs and opened pages.'
+        ),
+        "No source excerpts.",
+    )
+
+    def serialize(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
+        config = refuse_unhonoured(tool, provider=self.provider, honours=self.honours)
+        spec: dict[str, Any] = {"type": "web_search"}
+        if config.domain_filter is not None and config.domain_filter.allowed:
+            spec["filters"] = {"allowed_domains": list(config.domain_filter.allowed)}
+        if config.geo_hint is not None:
+            fields = config.geo_hint.fields()
+            location: dict[str, Any] = {"type": "approximate"}
+            if "country_code" in fields:
+                location["country"] = fields.pop("country_code")
+            location.update(fields)
+            spec["user_location"] = location
+        if not config.allow_live_access:
+            spec["external_web_access"] = False
+        if config.context_size is not None:
+            spec["search_context_size"] = config.context_size
+        return spec
+
+    def parse_output(
+        self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]
+    ) -> WebSearchResult | None:
+        calls = [item for item in response_items if item.get("type") == "web_search_call"]
+        if not calls:
+            return None
+        texts: list[str] = []
+        citations: list[Citation] = []
+        offset = 0
+        for item in response_items:
+            if item.get("type") != "message":
+                continue
+            for part in item.get("content") or ():
+                if not isinstance(part, dict) or part.get("type") != "output_text":
+                    continue
+                text = text_of(part, "text")
+                citations.extend(_citations(part.get("annotations"), text, offset))
+                texts.append(text)
+                offset += len(text)
+        queries: list[str | None] = []
+        consulted: list[str | None] = []
+        errors: list[str] = []
+        for call in calls:
+            action = call.get("action")
+            if isinstance(action, dict):
+                queries.append(string(action, "query"))
+                queries.extend(q for q in action.get("queries") or () if isinstance(q, str))
+                consulted.append(string(action, "url"))  # open_page / find_in_page
+                consulted.extend(
+                    string(source, "url")
+                    for source in action.get("sources") or ()
+                    if isinstance(source, dict)
+                )
+            if call.get("status") == "failed":
+                errors.append("failed")
+        return WebSearchResult(
+            text="".join(texts),
+            citations=tuple(citations),
+            source_urls=unique([*consulted, *(c.url for c in citations)]),
+            queries=unique(queries),
+            errors=tuple(errors),
+        )
+
+
+def _citations(annotations: Any, text: str, offset: int) -> list[Citation]:
+    found: list[Citation] = []
+    for annotation in annotations or ():
+        if not isinstance(annotation, dict) or annotation.get("type") != "url_citation":
+            continue
+        url = string(annotation, "url")
+        if url is None:
+            continue
+        span = clamp_span(annotation.get("start_index"), annotation.get("end_index"), len(text))
+        found.append(
+            Citation(
+                url=url,
+                title=string(annotation, "title"),
+                span=None if span is None else (span[0] + offset, span[1] + offset),
+            )
+        )
+    return found
