@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hosted_tools import ANSWER, load
 from hosted_tools.runs import PROVIDER_WIRES
 
@@ -99,11 +98,6 @@ def test_an_allowed_hosted_tool_is_offered() -> None:
     assert "web_search" in response.hosted_outputs
 
 
-@pytest.mark.xfail(
-    reason="core: Evaluation.on_turn parses hosted outputs for every rendered hosted tool, "
-    "including those the policy kept out of the request",
-    strict=True,
-)
 def test_a_denied_hosted_tool_has_no_output_even_if_items_of_its_kind_come_back() -> None:
     allowed = web_search_tool(name="web_search")
     denied = web_search_tool(name="cached_search")

@@ -143,12 +143,14 @@ class Evaluation(Generic[OutputT]):
 
     def on_turn(self, turn: ProviderTurn) -> Action:
         """Consume the model's answer: finish, or decide what to do with its tool calls."""
-        if self._request is not None:
-            turn = self.adapter.normalize_turn(turn, self._request)
+        request = self._request
+        if request is not None:
+            turn = self.adapter.normalize_turn(turn, request)
         self.usage = self.usage + turn.usage
-        if turn.hosted_items and self.rendered.hosted_tools:
+        declared = request.hosted_tools if request is not None else ()
+        if turn.hosted_items and declared:  # only the tools the request declared (policy)
             self.hosted_outputs.update(
-                self.adapter.parse_hosted_outputs(turn.hosted_items, self.rendered.hosted_tools)
+                self.adapter.parse_hosted_outputs(turn.hosted_items, declared)
             )
         self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
         if not turn.tool_calls:
