@@ -62,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     "ToolRenderableResult": "affordance.tools.result",
     "ToolResult": "affordance.tools.result",
     "ToolValidationError": "affordance.errors",
+    "UnsupportedHostedConfigError": "affordance.errors",
     "TurnFinished": "affordance.runtime.stream_events",
     "approve": "affordance.runtime.confirmation",
     "log_context": "affordance.runtime.log_context",
@@ -119,6 +120,7 @@ __all__ = [
     "ToolResult",
     "ToolValidationError",
     "TurnFinished",
+    "UnsupportedHostedConfigError",
     "__version__",
     "approve",
     "deny",
@@ -148,6 +150,7 @@ if TYPE_CHECKING:
         PromptValidationError,
         ToolError,
         ToolValidationError,
+        UnsupportedHostedConfigError,
     )
     from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
     from affordance.prompt.markdown import MarkdownSection

@@ -18,6 +18,7 @@ __all__ = [
     "PromptValidationError",
     "ToolError",
     "ToolValidationError",
+    "UnsupportedHostedConfigError",
 ]
 
 
@@ -97,6 +98,23 @@ class PromptEvaluationError(AffordanceError):
         if request_id is not None:
             details.append(f"request_id={request_id}")
         super().__init__(f"{message} ({', '.join(details)})")
+
+
+class UnsupportedHostedConfigError(PromptEvaluationError):
+    """A hosted tool's setting the chosen provider cannot honour (phase ``render``).
+
+    Raised by the provider's codec while the request is built, so nothing is sent and no
+    setting is silently dropped. ``field`` names the setting (as the tool kind's plugin lists
+    them), ``provider`` the codec's provider, ``tool_name`` the hosted tool. Each hosted-tool
+    plugin raises its own subclass; catch this class for all of them.
+    """
+
+    def __init__(
+        self, message: str, *, field: str, provider: str, tool_name: str | None = None
+    ) -> None:
+        self.field = field
+        self.tool_name = tool_name
+        super().__init__(message, phase="render", provider=provider)
 
 
 class ToolValidationError(AffordanceError, ValueError):

@@ -223,7 +223,7 @@ class OtherConfig:
 def test_a_codec_reads_only_its_own_config_type() -> None:
     foreign = HostedTool("web_search", "search", "Search.", OtherConfig())
 
-    with pytest.raises(TypeError, match="affordance-web-search codecs read WebSearchConfig"):
+    with pytest.raises(TypeError, match="codecs of affordance_web_search read WebSearchConfig"):
         CODECS["openai"].serialize(foreign)  # type: ignore[arg-type]
 
 

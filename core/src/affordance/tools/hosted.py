@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from affordance.errors import PromptValidationError
+from affordance.errors import PromptValidationError, UnsupportedHostedConfigError
 from affordance.tools._naming import check_description, check_tool_name
 
-__all__ = ["HostedTool", "HostedToolCodec", "HostedToolConfig", "HostedToolOutput"]
+__all__ = [
+    "HostedTool",
+    "HostedToolCodec",
+    "HostedToolConfig",
+    "HostedToolOutput",
+    "config_as",
+    "refuse_unhonoured",
+]
 
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -88,3 +95,42 @@ class HostedToolCodec(Protocol[ConfigT, OutputT_co]):
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[ConfigT]
     ) -> OutputT_co | None: ...
+
+
+C = TypeVar("C")
+
+
+def config_as(tool: HostedTool[Any], config_type: type[C]) -> C:
+    """For a codec: the tool's config, checked to be the ``config_type`` the codec reads (a
+    tool of the same kind built with another plugin's config is a ``TypeError``)."""
+    config: object = tool.config
+    if not isinstance(config, config_type):
+        raise TypeError(
+            f"hosted tool {tool.name!r} has a {type(config).__qualname__} config; the codecs "
+            f"of {config_type.__module__.split('.')[0]} read {config_type.__qualname__}"
+        )
+    return config
+
+
+def refuse_unhonoured(
+    tool: HostedTool[Any],
+    requested: Iterable[str],
+    *,
+    provider: str,
+    honours: Iterable[str],
+    error: type[UnsupportedHostedConfigError] = UnsupportedHostedConfigError,
+) -> None:
+    """For a codec's ``serialize``: raise ``error`` naming the first of the settings the tool's
+    config asks for (``requested``) that ``provider`` does not honour, before anything is sent."""
+    honoured = tuple(honours)
+    for field in requested:
+        if field not in honoured:
+            supported = ", ".join(honoured) if honoured else "none of them"
+            raise error(
+                f"{tool.kind.replace('_', ' ')} tool {tool.name!r} sets {field}, which provider "
+                f"{provider!r} cannot honour (it honours: {supported}); remove the setting or "
+                "choose another provider",
+                field=field,
+                provider=provider,
+                tool_name=tool.name,
+            )
