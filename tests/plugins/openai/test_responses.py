@@ -265,10 +265,28 @@ def test_hosted_tools_are_serialized_by_their_codec_and_parsed_from_plain_output
     assert server.requests[0].body["tools"] == [
         {"type": "web_search", "filters": {"allowed_domains": ["a.example"]}}
     ]
+    assert server.requests[0].body["include"] == ["web_search_call.action.sources"]
     assert answer.text == "Sunny."
     assert answer.hosted_outputs["search"] == SearchOutput(
         "paris weather", ("https://a.example/p",), ("web_search_call", "message")
     )
+
+
+def test_a_search_asks_for_its_sources_unless_the_caller_sets_include(
+    server: LoopbackServer, clients: Any
+) -> None:
+    server.script(RESPONSES_PATH, response([message_item(output_text_part("Sunny."))]))
+    server.script(RESPONSES_PATH, response([message_item(output_text_part("Sunny."))]))
+    codecs = {"fake_search": FakeSearchCodec()}
+    own = ["message.output_text.logprobs"]
+
+    OpenAIAdapter("gpt-test", client=clients.sync(), codecs=codecs).evaluate(hosted_prompt())
+    OpenAIAdapter(
+        "gpt-test", client=clients.sync(), codecs=codecs, extra_body={"include": own}
+    ).evaluate(hosted_prompt())
+
+    assert server.requests[0].body["include"] == ["web_search_call.action.sources"]
+    assert server.requests[1].body["include"] == own
 
 
 def test_a_hosted_kind_without_a_codec_is_an_error_naming_provider_and_kind(

@@ -6,9 +6,9 @@ Request (an entry of ``tools``)::
                                                "file_ids": [...]}}     # or "container": "<id>"
 
 Response: one ``code_interpreter_call`` item per run (``code``, ``status``, and ``outputs``
-— ``logs`` text and ``image`` URLs — when the request includes
-``code_interpreter_call.outputs``), and ``message`` items whose ``output_text`` parts may cite
-created files (``container_file_citation``).
+— ``logs`` text and ``image`` URLs: the OpenAI adapter asks for them with
+``include: ["code_interpreter_call.outputs"]``), and ``message`` items whose ``output_text``
+parts may cite created files (``container_file_citation``).
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ class OpenAICodeInterpreterCodec:
             "(`outcome` is None then)."
         ),
         (
-            "`output` and image files are sent only when the request includes "
-            '`code_interpreter_call.outputs` (`extra_body={"include": '
-            '["code_interpreter_call.outputs"]}`).'
+            "`output` and image files come from `outputs`, which the adapter asks for with "
+            '`include: ["code_interpreter_call.outputs"]` (an `include` of your own in '
+            "`extra_body` replaces it)."
         ),
     )
 

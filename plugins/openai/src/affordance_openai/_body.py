@@ -60,6 +60,9 @@ class ApiShape:
     hosted_in_tools: bool
     """Whether hosted tools' declarations join ``tools`` (Responses) or are request fields
     merged into the body (Chat: ``web_search_options``)."""
+    hosted_includes: Mapping[str, str] = field(default_factory=dict)
+    """``include`` entries a hosted tool's results need, by its declaration's ``type``: without
+    them Responses leaves out the sources a search consulted and what code printed."""
 
 
 def build_body(
@@ -78,6 +81,10 @@ def build_body(
     tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
     if shape.hosted_in_tools:
         tools.extend(hosted)
+        includes = [shape.hosted_includes.get(str(entry.get("type"))) for entry in hosted]
+        wanted = list(dict.fromkeys(entry for entry in includes if entry is not None))
+        if wanted:
+            body["include"] = wanted
     else:
         for fields in hosted:
             body.update(fields)

@@ -62,6 +62,11 @@ RESPONSES = ApiShape(
     output_format=lambda output: ("text", {"format": {"type": "json_schema", **output}}),
     max_tokens_key="max_output_tokens",
     hosted_in_tools=True,
+    hosted_includes={
+        "web_search": "web_search_call.action.sources",
+        "web_search_preview": "web_search_call.action.sources",
+        "code_interpreter": "code_interpreter_call.outputs",
+    },
 )
 
 

@@ -6,8 +6,9 @@ Request (an entry of ``tools``)::
      "user_location": {"type": "approximate", "country": "GB", "city": "London", ...},
      "external_web_access": false, "search_context_size": "high"}
 
-Response: ``web_search_call`` items (``action.query``/``queries``, and ``action.sources`` when
-the request includes ``web_search_call.action.sources``), then ``message`` items whose
+Response: ``web_search_call`` items (``action.query``/``queries``, and ``action.sources``: the
+OpenAI adapter asks for them with ``include: ["web_search_call.action.sources"]`` whenever a
+``web_search`` tool is declared), then ``message`` items whose
 ``output_text`` parts carry ``url_citation`` annotations with character offsets into the part.
 """
 
@@ -41,7 +42,7 @@ class OpenAIWebSearchCodec:
         "citations.url": "`url_citation.url`",
         "citations.title": "`url_citation.title`",
         "citations.span": "`start_index`/`end_index`",
-        "source_urls": "cited URLs; `action.sources` when included",
+        "source_urls": "`action.sources` (the adapter includes them), cited URLs",
         "queries": "`action.query`/`queries`",
         "errors": "`status: failed`",
     }
@@ -51,9 +52,9 @@ class OpenAIWebSearchCodec:
             "(`max_tool_calls` caps every built-in tool of the response)."
         ),
         (
-            "`source_urls` lists every consulted URL only when the request includes "
-            '`web_search_call.action.sources` (`extra_body={"include": '
-            '["web_search_call.action.sources"]}`); otherwise the cited URLs and opened pages.'
+            "`source_urls` lists every consulted URL: the adapter adds "
+            '`include: ["web_search_call.action.sources"]` to the request (an `include` of '
+            "your own in `extra_body` replaces it; then only cited URLs and opened pages)."
         ),
         "No source excerpts.",
     )
