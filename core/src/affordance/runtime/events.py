@@ -59,6 +59,11 @@ class EventBus:
     def has_subscribers(self) -> bool:
         return any(self._handlers.values())
 
+    def wants(self, event_type: type[Any]) -> bool:
+        """Whether an event of ``event_type`` would reach a handler (so it is worth building)."""
+        handlers = self._handlers
+        return bool(handlers) and bool(handlers.get(event_type) or handlers.get(object))
+
     def publish(self, event: object) -> None:
         handlers = self._handlers
         if not handlers:

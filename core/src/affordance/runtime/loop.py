@@ -373,7 +373,9 @@ class Evaluation(Generic[OutputT]):
         else:
             instructions = None
             messages = (self._opening, *self._transcript)
-        hosted = self._allowed_hosted(rendered.hosted_tools)
+        hosted = rendered.hosted_tools
+        if hosted:
+            hosted = self._allowed_hosted(hosted)
         tools = rendered.tools
         self._request = request = ModelRequest(
             prompt_name=self.prompt.name,
@@ -415,7 +417,8 @@ class Evaluation(Generic[OutputT]):
         self.rendered = rendered
         self._opening = UserMessage(rendered.text)  # the first message, without instructions
         self._tools = {tool.name: tool for tool in rendered.tools}
-        self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
+        if self._observed(PromptRendered):
+            self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
 
     def _open(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
         self._overrides.update(overrides)
@@ -484,6 +487,15 @@ class Evaluation(Generic[OutputT]):
             turn=self.turn,
             call_id=call_id,
             deadline=self.deadline,
+        )
+
+    def _observed(self, event_type: type[Any]) -> bool:
+        """Whether anyone would see an event of ``event_type``: events nobody records or
+        subscribes to are not built at all."""
+        return (
+            self.observer is not None
+            or self.session.records(event_type)
+            or self.bus.wants(event_type)
         )
 
     def _emit(self, event: object) -> None:

@@ -82,6 +82,10 @@ class Session:
             for slice_type, reducer in reducers:
                 self._slices[slice_type] = reducer(self._slices.get(slice_type, ()), event)
 
+    def records(self, event_type: type[Any]) -> bool:
+        """Whether a reducer is registered for ``event_type``."""
+        return event_type in self._reducers
+
     def slice(self, slice_type: type[S]) -> tuple[S, ...]:
         """The current values of a slice (empty if nothing was recorded)."""
         return self._slices.get(slice_type, ())
