@@ -13,10 +13,10 @@ exception.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from affordance._json import loads
 from affordance.adapters.sse import aclose_source
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta
@@ -61,7 +61,7 @@ class StreamFailedError(Exception):
 def parse_json(text: str | bytes) -> Any:
     """``json.loads``, with every way it fails as an :class:`UnusableResponseError`."""
     try:
-        return json.loads(text)
+        return loads(text)
     except RecursionError:
         raise UnusableResponseError("the JSON is nested too deeply to read") from None
     except ValueError as error:  # json.JSONDecodeError and UnicodeDecodeError

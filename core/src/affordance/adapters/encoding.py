@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from affordance._json import loads
 from affordance.runtime.messages import ToolCall
 
 __all__ = ["arguments_json", "arguments_text", "merge_extra_body"]
@@ -27,7 +28,7 @@ def arguments_json(call: ToolCall) -> Any:
     if not isinstance(call.arguments, str):
         return dict(call.arguments)
     try:
-        value = json.loads(call.arguments) if call.arguments.strip() else {}
+        value = loads(call.arguments) if call.arguments.strip() else {}
     except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

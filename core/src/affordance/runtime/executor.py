@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from affordance._fastinit import fast_init
+from affordance._json import loads
 from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
@@ -113,7 +114,7 @@ class ToolExecutor:
         arguments = call.arguments
         if isinstance(arguments, str):
             try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
+                arguments = loads(arguments) if arguments.strip() else {}
             except ValueError as error:
                 return PreparedCall(call, tool, result=failures.invalid_json(tool.name, str(error)))
             except RecursionError:  # nested past the stack; anything past MAX_DEPTH is refused

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from affordance._json import loads
 from affordance.errors import PromptEvaluationError
 from affordance.serde import MAX_DEPTH, ParseError, parse, schema
 
@@ -25,7 +25,7 @@ def parse_output(text: str | None, output_type: Any, prompt_name: str) -> Any:
     """The final answer parsed into ``output_type``; errors carry the raw text."""
     raw = strip_fence(text or "")
     try:
-        data = json.loads(raw)
+        data = loads(raw)
     except ValueError as error:
         raise PromptEvaluationError(
             f"the final answer is not JSON for {output_name(output_type)}: {error}",
