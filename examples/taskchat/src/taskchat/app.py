@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from fastapi import FastAPI, Path, Query, Request
@@ -23,7 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from affordance import Evaluator, ToolExecutor
+from affordance import Evaluator, PromptTemplate, ToolExecutor
 from affordance.adapters import AssistantMessage, ToolResultMessage, UserMessage
 from taskchat.api_schemas import (
     ChatRequest,
@@ -43,11 +43,14 @@ from taskchat.correlation import RequestIdMiddleware, install_log_filter
 from taskchat.database import Database, open_database
 from taskchat.github import GitHubClient
 from taskchat.prompt import build_prompt
-from taskchat.providers import build_adapter
+from taskchat.providers import ProviderSetupError, build_adapter
 from taskchat.settings import Settings
 from taskchat.store import TaskFilters, TaskStore
 from taskchat.tools import TaskTools
 from taskchat.views import Status
+
+if TYPE_CHECKING:
+    from taskchat.durable import DurableAgent
 
 __all__ = ["Services", "create_app"]
 
@@ -62,12 +65,15 @@ LOGGERS_WITH_REQUEST_IDS = (
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """What the routes use; ``app.state.services`` holds it (tests reach in for the store)."""
+    """What the routes use; ``app.state.services`` holds it (tests reach in for the store).
+
+    ``durable``: the Temporal side, with ``--temporal`` (connected while the app runs)."""
 
     database: Database
     store: TaskStore
     chat: ChatService
     github: GitHubClient
+    durable: DurableAgent | None = None
 
 
 def create_app(
@@ -80,7 +86,9 @@ def create_app(
     """Build the app; the database is opened (and its schema checked) right here.
 
     ``adapter`` replaces the one ``settings.provider`` names (tests pass their own);
-    ``github_http`` is the HTTP client GitHub is fetched with.
+    ``github_http`` is the HTTP client GitHub is fetched with. With ``settings.temporal`` the
+    agent runs durably; the app connects to Temporal (and starts its worker, with
+    ``settings.temporal_worker``) when it starts.
     """
     settings = settings or Settings.from_env()
     if adapter is None:
@@ -100,7 +108,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with AsyncExitStack() as running:
+            if services.durable is not None:
+                await running.enter_async_context(services.durable.connected())
+            yield
         services.github.close()
         services.database.close()
 
@@ -128,14 +139,31 @@ def _services(
     )
     store = TaskStore(database)
     prompt = build_prompt(TaskTools(store, github))
+    durable = _durable_agent(settings, prompt, adapter) if settings.durable else None
     chat = ChatService(
         adapter=adapter,
         prompt=prompt,
         conversations=ConversationStore(database),
         deadline=settings.chat_deadline,
+        durable=durable,
         **({"today": today} if today is not None else {}),
     )
-    return Services(database, store, chat, github)
+    return Services(database, store, chat, github, durable)
+
+
+def _durable_agent(
+    settings: Settings, prompt: PromptTemplate[None], adapter: Evaluator
+) -> DurableAgent:
+    try:
+        from taskchat.durable import DurableAgent
+    except ImportError as error:
+        raise ProviderSetupError(
+            f"--temporal needs the affordance-temporal plugin, which is not installed "
+            f"(pip install affordance-temporal): {error}"
+        ) from None
+    return DurableAgent(
+        settings, prompt, worker_adapter=adapter if settings.temporal_worker else None
+    )
 
 
 # -- routes ------------------------------------------------------------------------------------

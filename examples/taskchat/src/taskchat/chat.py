@@ -17,6 +17,12 @@ cancelled because the streaming client went away — stores nothing of its run, 
 conversation is exactly what it was; except that confirmed calls, once started, run to the end
 and their results are stored with the pending turn cleared, so an approved call never runs
 twice.
+
+**Durable runs** (``--temporal``, a :class:`~taskchat.durable.DurableAgent`): the same requests,
+but the run is a Temporal workflow (:meth:`ChatService._run_durably`); a run waiting for
+confirmation is stored as a durable pending turn, answered by signalling it
+(:meth:`ChatService._resume_durable_run`). The listener hears the run's events once it has
+settled, not as they happen.
 """
 
 from __future__ import annotations
@@ -28,14 +34,16 @@ import weakref
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 from affordance import (
+    ConfirmationRequired,
     Evaluator,
     PromptEvaluationError,
     PromptResponse,
     PromptTemplate,
     RunFinished,
+    RunStarted,
     StreamEvent,
     Tool,
     ToolCallFinished,
@@ -46,6 +54,7 @@ from taskchat.chat_errors import (
     ChatError,
     ConversationBusyError,
     ConversationNotFoundError,
+    DurableRunUnavailableError,
     InvalidChatRequestError,
     ModelFailureError,
     ModelTimeoutError,
@@ -60,6 +69,10 @@ from taskchat.conversations import (
 )
 from taskchat.prompt import AssistantContext
 from taskchat.suspended_turns import Answer, TurnFinisher, check_answers, suspended_turn
+
+if TYPE_CHECKING:  # the durable module imports temporalio: only with --temporal
+    from affordance_temporal.chat import ChatTurn
+    from taskchat.durable import DurableAgent
 
 __all__ = [
     "Answer",
@@ -118,9 +131,22 @@ class ChatStarted:
 ChatEvent: TypeAlias = ChatStarted | StreamEvent
 """What a listener hears, in order: ``ChatStarted``, then — for an answer to confirmations —
 one ``ToolCallFinished`` per call of the suspended turn the service finishes, then the run's
-stream events except ``RunFinished`` (the :class:`ChatReply` takes its place)."""
+stream events except ``RunFinished`` (the :class:`ChatReply` takes its place).
+
+A durable run is heard once it has settled: ``ChatStarted``, ``RunStarted`` (its workflow id;
+``resumed`` for answers), then, if it finished, one ``ToolCallFinished`` per call of the whole
+run, or, if it waits, one ``ConfirmationRequired`` per held call."""
 
 ChatListener = Callable[[ChatEvent], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """What a run leaves to store: its new messages, the turn it waits on, the reply."""
+
+    messages: tuple[Message, ...]
+    pending: PendingTurn | None
+    reply: str
 
 
 # -- the service -------------------------------------------------------------------------------
@@ -141,12 +167,16 @@ class ChatService:
         conversations: ConversationStore,
         today: Callable[[], date] = _utc_today,
         deadline: float | None = 60.0,
+        durable: DurableAgent | None = None,
     ) -> None:
+        """``durable``: run the agent on Temporal (``deadline`` then bounds how long a request
+        waits for its run to reply or to wait for confirmations)."""
         self._adapter = adapter
         self._prompt = prompt
         self._conversations = conversations
         self._today = today
         self._deadline = deadline
+        self._durable = durable
         self._finisher = TurnFinisher(adapter=adapter, prompt=prompt, deadline=deadline)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -189,6 +219,11 @@ class ChatService:
     ) -> ChatReply:
         if conversation.pending is not None:
             check_answers(conversation.pending, confirmations, message)
+            if conversation.pending.durable and self._durable is None:
+                raise DurableRunUnavailableError(
+                    "this conversation's run waits in Temporal; answer it through a server "
+                    "started with --temporal"
+                )
         elif confirmations:
             raise NothingToConfirmError(
                 "nothing in this conversation waits for confirmation",
@@ -229,6 +264,10 @@ class ChatService:
         outcomes: Sequence[ToolOutcome],
     ) -> ChatReply:
         context = self._context()
+        if conversation.pending is not None and conversation.pending.durable:
+            return await self._resume_durable_run(
+                conversation, conversation.pending, message, confirmations, heard, outcomes
+            )
         finishing: asyncio.Task[tuple[ToolResultMessage, ...]] | None = None
         if conversation.pending is not None:
             # A task of its own, so that confirmed calls run to the end whatever happens here.
@@ -239,21 +278,24 @@ class ChatService:
             opening: tuple[Message, ...] = (UserMessage(message),)
             if finishing is not None:
                 opening = await asyncio.shield(finishing)
-            response = await self._run_agent(context, (*conversation.messages, *opening), heard)
+            messages = (*conversation.messages, *opening)
+            if self._durable is None:
+                response = await self._run_agent(context, messages, heard)
+                pending = suspended_turn(response, [o.as_message() for o in outcomes])
+                settled = _Settled(response.messages, pending, _reply_text(response, pending))
+            else:
+                settled = await self._run_durably(
+                    self._durable, conversation, context, messages, heard
+                )
         except BaseException:
             if finishing is not None:
                 # The confirmed calls ran (or finish now): keep their results, so they never
                 # run twice.
                 await _uninterrupted(self._keep_finished_turn(conversation, finishing))
             raise
-        pending = suspended_turn(response, [o.as_message() for o in outcomes])
-        await _uninterrupted(self._save(conversation, (*opening, *response.messages), pending))
-        return ChatReply(
-            conversation_id=conversation.id,
-            reply=_reply_text(response, pending),
-            tool_results=tuple(outcomes),
-            pending_confirmations=pending.calls if pending is not None else (),
-        )
+        appended = (*opening, *settled.messages)
+        await _uninterrupted(self._save(conversation, appended, settled.pending))
+        return self._reply(conversation, settled, outcomes)
 
     async def _run_agent(
         self,
@@ -261,7 +303,8 @@ class ChatService:
         messages: Sequence[Message],
         heard: ChatListener,
     ) -> PromptResponse[None]:
-        """The one place the model runs: streamed, each event passed on as it happens.
+        """The one place the model runs in this process: streamed, each event passed on as it
+        happens.
 
         Cancelling the calling task leaves the ``async with``, which closes the provider's
         stream and cancels the tool calls in flight."""
@@ -279,6 +322,82 @@ class ChatService:
         if events.response is None:
             raise ModelFailureError("the model's stream ended without a response")
         return events.response
+
+    async def _run_durably(
+        self,
+        durable: DurableAgent,
+        conversation: Conversation,
+        context: AssistantContext,
+        messages: Sequence[Message],
+        heard: ChatListener,
+    ) -> _Settled:
+        """The run answering ``messages`` on Temporal, until it replied or waits.
+
+        A request that stops first (its client left, the deadline passed) cancels the run, so
+        that, as in the process, no run of a new message outlives its request."""
+        workflow_id = durable.workflow_id(conversation.id, messages)
+        heard(RunStarted(self._prompt.name, workflow_id))
+        try:
+            # started whatever happens to this request, so that the cancel below finds it
+            run = await _uninterrupted(durable.start(conversation.id, messages, context))
+            turn = await self._within_deadline(durable.settled(run))
+        except (asyncio.CancelledError, ModelTimeoutError):
+            await _uninterrupted(durable.abandon(workflow_id))
+            raise
+        return self._settled_durably(turn, heard)
+
+    async def _resume_durable_run(
+        self,
+        conversation: Conversation,
+        pending: PendingTurn,
+        reason: str,
+        confirmations: Mapping[str, Answer],
+        heard: ChatListener,
+        outcomes: Sequence[ToolOutcome],
+    ) -> ChatReply:
+        """Signal the answers to the durable run the conversation waits on, and store how it
+        went on. A request that stops after its signals leaves the run going and the pending
+        turn stored: answering again collects the run (the first answers stand)."""
+        assert self._durable is not None  # _chat refuses the request otherwise
+        heard(RunStarted(self._prompt.name, pending.run_id, resumed=True))
+        turn = await self._within_deadline(
+            self._durable.answer(pending.run_id, confirmations, reason)
+        )
+        settled = self._settled_durably(turn, heard)
+        await _uninterrupted(self._save(conversation, settled.messages, settled.pending))
+        return self._reply(conversation, settled, outcomes)
+
+    def _settled_durably(self, turn: ChatTurn, heard: ChatListener) -> _Settled:
+        """A settled durable run's events and what to store: its messages once it finished;
+        while it waits, only a durable pending turn (the run holds its transcript so far)."""
+        response = turn.response
+        if response is not None:
+            for item in response.tool_results:
+                heard(ToolCallFinished(item.call.id, item.name, item.result, item.turn))
+            return _Settled(response.messages, None, response.text or "")
+        calls = tuple(PendingCall(p.call_id, p.name, dict(p.arguments)) for p in turn.pending)
+        for call in calls:
+            heard(ConfirmationRequired(call.call_id, call.name, call.arguments))
+        pending = PendingTurn(run_id=turn.workflow_id, turn=0, calls=calls, durable=True)
+        return _Settled((), pending, _confirmation_text(calls))
+
+    async def _within_deadline(self, work: Coroutine[Any, Any, T]) -> T:
+        """``work``, given ``deadline`` seconds (a durable run's wait; the run in the process
+        has the deadline of its own)."""
+        try:
+            return await asyncio.wait_for(work, self._deadline)
+        except asyncio.TimeoutError:
+            raise ModelTimeoutError("the assistant did not finish in time") from None
+
+    def _reply(
+        self, conversation: Conversation, settled: _Settled, outcomes: Sequence[ToolOutcome]
+    ) -> ChatReply:
+        return ChatReply(
+            conversation_id=conversation.id,
+            reply=settled.reply,
+            tool_results=tuple(outcomes),
+            pending_confirmations=settled.pending.calls if settled.pending is not None else (),
+        )
 
     async def _keep_finished_turn(
         self,
@@ -334,9 +453,12 @@ def _reply_text(response: PromptResponse[None], pending: PendingTurn | None) -> 
         turn = response.messages[-1]
         if isinstance(turn, AssistantMessage) and turn.text:
             return turn.text
-        names = ", ".join(call.name for call in pending.calls)
-        return f"This needs your confirmation: {names}."
+        return _confirmation_text(pending.calls)
     return ""
+
+
+def _confirmation_text(calls: Sequence[PendingCall]) -> str:
+    return f"This needs your confirmation: {', '.join(call.name for call in calls)}."
 
 
 def _failure(error: BaseException) -> str:

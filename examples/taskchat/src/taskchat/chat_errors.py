@@ -14,6 +14,7 @@ __all__ = [
     "ConfirmationRequiredError",
     "ConversationBusyError",
     "ConversationNotFoundError",
+    "DurableRunUnavailableError",
     "InvalidChatRequestError",
     "ModelFailureError",
     "ModelTimeoutError",
@@ -67,3 +68,10 @@ class ModelFailureError(ChatError):
 
 class ModelTimeoutError(ChatError):
     status, code = 504, "model_timeout"
+
+
+class DurableRunUnavailableError(ChatError):
+    """The conversation's run waits in Temporal and this server cannot reach it (it runs
+    without ``--temporal``, or Temporal does not answer)."""
+
+    status, code = 503, "durable_run_unavailable"

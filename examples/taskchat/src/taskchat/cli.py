@@ -43,6 +43,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the offline model's wait after each streamed piece, so replies visibly stream "
         "in (0.02; 0: at once)",
     )
+    serve.add_argument(
+        "--temporal",
+        metavar="HOST:PORT",
+        help="run the agent durably on this Temporal frontend (default $TASKCHAT_TEMPORAL; "
+        "unset: in this process)",
+    )
+    serve.add_argument(
+        "--task-queue",
+        help="the Temporal task queue of the runs (default $TASKCHAT_TASK_QUEUE or taskchat)",
+    )
+    serve.add_argument(
+        "--temporal-worker",
+        action="store_true",
+        default=None,
+        help="with --temporal, also run a worker in this process",
+    )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     args = parser.parse_args(argv)
     return _serve(args)
@@ -53,21 +69,28 @@ def _serve(args: argparse.Namespace) -> int:
 
     from taskchat.app import create_app
 
-    settings = Settings.from_env(
-        database_url=args.database_url,
-        provider=args.provider,
-        model=args.model,
-        offline_pace=args.offline_pace,
-    )
     try:
+        settings = Settings.from_env(
+            database_url=args.database_url,
+            provider=args.provider,
+            model=args.model,
+            offline_pace=args.offline_pace,
+            temporal=args.temporal,
+            task_queue=args.task_queue,
+            temporal_worker=args.temporal_worker,
+        )
         app = create_app(settings)
     except (SchemaError, ProviderSetupError, ValueError) as error:
         sys.stderr.write(f"taskchat: error: {error}\n")
         return 2
     _configure_logging(args.log_level)
     database = make_url(settings.database_url).render_as_string(hide_password=True)
+    runs = ""
+    if settings.durable:
+        worker = ", with a worker" if settings.temporal_worker else ""
+        runs = f", durable runs on Temporal {settings.temporal} ({settings.task_queue}{worker})"
     sys.stdout.write(
-        f"taskchat: {settings.provider} model, database {database}; "
+        f"taskchat: {settings.provider} model, database {database}{runs}; "
         f"open http://{args.host}:{args.port}/\n"
     )
     sys.stdout.flush()

@@ -3,7 +3,9 @@
 A conversation suspended for confirmation stores, besides its transcript (which ends with the
 model's turn that made the calls), a :class:`PendingTurn`: the calls waiting for the user, the
 results of that turn's other calls (already run), and the run id and turn for log correlation.
-That is everything needed to finish the turn in another process (see ``chat.py``).
+That is everything needed to finish the turn in another process (see ``chat.py``). A durable
+run (``durable.py``) waits in Temporal instead: its pending turn holds the workflow id and the
+calls, and its transcript ends with the user's message (the run holds the rest until it ends).
 
 Writes check the conversation's ``revision``, so two requests racing on one conversation cannot
 both commit: the second gets :class:`ConversationConflictError`.
@@ -46,13 +48,17 @@ class PendingCall:
 
 @dataclass(frozen=True, slots=True)
 class PendingTurn:
+    """``durable``: the run waits in Temporal, ``run_id`` is its workflow id and ``turn`` is 0
+    (the run's turns are counted there); answering signals it instead of running the calls."""
+
     run_id: str
     turn: int
     calls: tuple[PendingCall, ...]
     settled: tuple[ToolResultMessage, ...] = ()  # results of the turn's other calls
+    durable: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "run_id": self.run_id,
             "turn": self.turn,
             "calls": [
@@ -61,6 +67,9 @@ class PendingTurn:
             ],
             "settled": [message_to_json(m) for m in self.settled],
         }
+        if self.durable:
+            data["durable"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PendingTurn:
@@ -73,6 +82,7 @@ class PendingTurn:
                 for c in data["calls"]
             ),
             settled=tuple(m for m in settled if isinstance(m, ToolResultMessage)),
+            durable=bool(data.get("durable", False)),
         )
 
 

@@ -31,7 +31,8 @@ PROVIDERS: Mapping[str, _Provider | None] = {
 
 
 class ProviderSetupError(Exception):
-    """The chosen provider cannot be used here; the message says what to install or set."""
+    """The chosen provider (or ``--temporal``'s plugin) cannot be used here; the message says
+    what to install or set."""
 
 
 def build_adapter(

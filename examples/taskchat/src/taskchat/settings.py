@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["DEFAULT_DATABASE_URL", "Settings"]
+__all__ = ["DEFAULT_DATABASE_URL", "DEFAULT_TASK_QUEUE", "Settings"]
 
 DEFAULT_DATABASE_URL = "sqlite:///taskchat.db"
+DEFAULT_TASK_QUEUE = "taskchat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +22,10 @@ class Settings:
     sends a keep-alive comment. ``provider`` is ``scripted`` (offline, the default) or a
     provider plugin's name (``openai``, ``anthropic``, ``google``) with an optional ``model``;
     ``offline_pace`` is how long the offline model waits after each piece it streams.
+
+    ``temporal`` (``host:port`` of a Temporal frontend) runs the agent durably on Temporal, on
+    ``task_queue`` in ``temporal_namespace`` (see ``durable.py``); ``None``, the default, runs
+    it in the server's process. ``temporal_worker`` also runs a worker inside the server.
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -33,6 +38,10 @@ class Settings:
     github_api_url: str = "https://api.github.com"
     github_token: str | None = None
     github_timeout: float = 10.0
+    temporal: str | None = None
+    temporal_namespace: str = "default"
+    task_queue: str = DEFAULT_TASK_QUEUE
+    temporal_worker: bool = False
 
     def __post_init__(self) -> None:
         for name in ("tool_timeout", "chat_deadline", "stream_keepalive", "github_timeout"):
@@ -40,15 +49,30 @@ class Settings:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.offline_pace < 0:
             raise ValueError(f"offline_pace must not be negative, got {self.offline_pace}")
+        if self.temporal is not None and not self.temporal.strip():
+            raise ValueError("temporal must be a Temporal frontend's host:port, got ''")
+        if not self.task_queue.strip():
+            raise ValueError("task_queue must not be empty")
+        if self.temporal_worker and self.temporal is None:
+            raise ValueError("temporal_worker needs temporal (a Temporal frontend's host:port)")
+
+    @property
+    def durable(self) -> bool:
+        """Whether the agent runs durably on Temporal."""
+        return self.temporal is not None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: Any) -> Settings:
-        """``TASKCHAT_DATABASE_URL``, ``TASKCHAT_PROVIDER``, ``TASKCHAT_MODEL`` and
+        """``TASKCHAT_DATABASE_URL``, ``TASKCHAT_PROVIDER``, ``TASKCHAT_MODEL``,
+        ``TASKCHAT_TEMPORAL``, ``TASKCHAT_TEMPORAL_NAMESPACE``, ``TASKCHAT_TASK_QUEUE`` and
         ``GITHUB_TOKEN``, then ``overrides`` (``None`` values are ignored)."""
         settings = cls(
             database_url=environ.get("TASKCHAT_DATABASE_URL") or DEFAULT_DATABASE_URL,
             provider=environ.get("TASKCHAT_PROVIDER") or "scripted",
             model=environ.get("TASKCHAT_MODEL") or None,
             github_token=environ.get("GITHUB_TOKEN") or None,
+            temporal=environ.get("TASKCHAT_TEMPORAL") or None,
+            temporal_namespace=environ.get("TASKCHAT_TEMPORAL_NAMESPACE") or "default",
+            task_queue=environ.get("TASKCHAT_TASK_QUEUE") or DEFAULT_TASK_QUEUE,
         )
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
