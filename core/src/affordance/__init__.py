@@ -65,6 +65,7 @@ _EXPORTS: dict[str, str] = {
     "UnsupportedHostedConfigError": "affordance.errors",
     "TurnFinished": "affordance.runtime.stream_events",
     "approve": "affordance.runtime.confirmation",
+    "Confirmation": "affordance.runtime.confirmation",
     "log_context": "affordance.runtime.log_context",
     "deny": "affordance.runtime.confirmation",
     "tool": "affordance.tools.decorator",
@@ -73,6 +74,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "AllowList",
     "AsyncEventStream",
+    "Confirmation",
     "ConfirmationRequired",
     "Evaluator",
     "EventBus",
@@ -158,7 +160,7 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
-    from affordance.runtime.confirmation import approve, deny
+    from affordance.runtime.confirmation import Confirmation, approve, deny
     from affordance.runtime.context import ToolContext, ToolHandler
     from affordance.runtime.evaluator import Evaluator
     from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked

@@ -26,6 +26,8 @@ pytest.importorskip("affordance_temporal", reason="affordance-temporal is not in
 
 from temporalio.client import Client, WorkflowFailureError
 
+from affordance.adapters import UserMessage
+from affordance_temporal.chat import chat_workflow_id
 from affordance_temporal.testing import DevServer, DevServerError, temporal_cli
 from taskchat.cli import main
 from taskchat.conversations import ConversationStore, PendingCall, PendingTurn
@@ -198,7 +200,8 @@ def test_the_stream_sends_a_durable_runs_events_once_it_has_settled(
         "tool_call_finished",
         "reply",
     ]
-    assert events[1][1] == {"run_id": f"chat-{conversation_id}-1"}
+    opening = [UserMessage("add a task to buy milk")]
+    assert events[1][1] == {"run_id": chat_workflow_id(conversation_id, opening)}
     assert {k: v for k, v in events[2][1].items() if k != "call_id"} == {
         "name": "create_task",
         "success": True,
@@ -290,7 +293,7 @@ def test_a_denied_deletion_leaves_the_task_and_the_model_reads_why(
         "reply",
     ]
     assert answered[0][1]["resumed"] is True
-    assert answered[1][1]["run_id"] == f"chat-{chat.conversation_id}-5"
+    assert answered[1][1]["run_id"].startswith(f"chat-{chat.conversation_id}-5-")
     assert denied["reply"] == "OK, I kept task #1."
     [result] = denied["tool_results"]
     assert (result["name"], result["success"], result["message"]) == (
@@ -309,6 +312,7 @@ def test_an_answer_whose_request_gave_up_is_collected_by_the_next_answer(
     workers: Workers,
     temporal_server: DevServer,
     deletions: Callable[[], list[int]],
+    database_url: str,
 ) -> None:
     """No worker runs while the approval is sent: the request gives up at its deadline (504);
     the run goes on once a worker is back, and answering again stores how it ended."""
@@ -319,7 +323,7 @@ def test_an_answer_whose_request_gave_up_is_collected_by_the_next_answer(
         assert deletions() == []
         asked = chat.say("delete task 1")
     workers.kill(first_worker)
-    workflow_id = f"chat-{chat.conversation_id}-5"
+    workflow_id = _pending_run(database_url, chat.conversation_id)
 
     with http(live_server(**durable, chat_deadline=1.0)) as client:
         body = {
@@ -346,6 +350,18 @@ def test_an_answer_whose_request_gave_up_is_collected_by_the_next_answer(
     assert collected["reply"] == "Deleted task #1 “Water the plants”."
     assert reply["reply"] == "You have no tasks."
     assert deletions() == [1]
+
+
+def _pending_run(database_url: str, conversation_id: str) -> str:
+    """The workflow id of the run the conversation waits on, as the app stored it."""
+    database = open_database(database_url)
+    try:
+        conversation = ConversationStore(database).load(conversation_id)
+    finally:
+        database.close()
+    assert conversation is not None
+    assert conversation.pending is not None
+    return conversation.pending.run_id
 
 
 async def _run_ended(address: str, workflow_id: str) -> None:
@@ -382,7 +398,9 @@ def test_a_new_message_whose_request_stops_cancels_its_run_and_stores_nothing(
         [(conversation_id, outcome)] = _chat_records(caplog)
 
     with http(live_server(**durable, temporal_worker=True)) as client:
-        status = asyncio.run(_run_status(temporal_server.address, f"chat-{conversation_id}-1"))
+        opening = [UserMessage("add a task to buy milk")]
+        workflow_id = chat_workflow_id(conversation_id, opening)
+        status = asyncio.run(_run_status(temporal_server.address, workflow_id))
         tasks = client.get("/api/v1/tasks").json()["tasks"]
         conversation = client.get(f"/api/v1/conversations/{conversation_id}")
 

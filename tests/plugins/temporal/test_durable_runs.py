@@ -320,3 +320,81 @@ def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
     assert done.response is not None
     assert done.response.text == "note #1: milk | deleted note #1"
     assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
+
+
+def test_a_chat_runs_id_names_its_message_not_only_its_position() -> None:
+    from affordance.runtime.messages import UserMessage
+    from affordance_temporal.chat import chat_workflow_id
+
+    earlier = (UserMessage("hello"), UserMessage("save milk"))
+    same = chat_workflow_id("c1", earlier)
+
+    assert same == chat_workflow_id("c1", (UserMessage("hi"), UserMessage("save milk")))
+    assert same.startswith("chat-c1-2-")
+    assert same != chat_workflow_id("c1", (UserMessage("hello"), UserMessage("delete milk")))
+    assert same != chat_workflow_id("c2", earlier)
+
+
+def test_answers_to_a_run_that_ended_collect_how_it_ended(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """An answer whose request gave up after signalling lets the run finish; answering again
+    finds it ended and returns its response: the first answers stand."""
+    from affordance.runtime.messages import UserMessage
+    from affordance_temporal.chat import answer_confirmations, chat_turn
+
+    registry = make_registry(ledger)
+    ask = {
+        "conversation_id": "c-ended",
+        "messages": (UserMessage("save milk, then delete it"),),
+        "task_queue": task_queue,
+    }
+
+    async def scenario() -> Any:
+        client = await Client.connect(temporal_server.address)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            first = await chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+            await answer_confirmations(
+                client, registry, PROMPT, first.workflow_id, {"call-del": approve()}
+            )
+            return await answer_confirmations(
+                client, registry, PROMPT, first.workflow_id, {"call-del": deny("too late")}
+            )
+
+    late = asyncio.run(scenario())
+
+    assert late.response is not None
+    assert late.response.text == "note #1: milk | deleted note #1"
+    assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
+
+
+def test_cancelling_a_wait_for_a_run_cancels_the_waiting_task(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """No worker runs, so the run never settles: cancelling the wait ends it as a cancellation
+    (temporalio reports it as an RPC timeout), and the run itself goes on."""
+    registry = make_registry(ledger)
+
+    async def scenario() -> bool:
+        client = await Client.connect(temporal_server.address)
+        handle = await start_run(
+            client,
+            registry,
+            PROMPT,
+            Task("save-and-delete"),
+            task_queue=f"{task_queue}-idle",
+            workflow_id=f"idle-{uuid.uuid4().hex}",
+        )
+        waiting = asyncio.ensure_future(handle.settled())
+        await asyncio.sleep(0.3)
+        waiting.cancel()
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            cancelled = True
+        else:
+            cancelled = False
+        await handle.handle.terminate("test over")
+        return cancelled
+
+    assert asyncio.run(scenario())

@@ -21,7 +21,6 @@ module imports ``temporalio``: the app imports it only with ``--temporal``.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 
@@ -41,7 +40,6 @@ from affordance.adapters import Message
 from affordance_temporal import (
     DurableRunHandle,
     PromptRegistry,
-    attach_run,
     durable_worker,
     start_run,
 )
@@ -141,7 +139,7 @@ class DurableAgent:
 
     def workflow_id(self, conversation_id: str, messages: Sequence[Message]) -> str:
         """The id of the run :meth:`start` starts (or rejoins) for ``messages``."""
-        return chat_workflow_id(conversation_id, len(messages))
+        return chat_workflow_id(conversation_id, messages)
 
     async def start(
         self, conversation_id: str, messages: Sequence[Message], context: AssistantContext
@@ -182,15 +180,9 @@ class DurableAgent:
             for call_id, answer in answers.items()
         }
         with _chat_errors():
-            try:
-                return await answer_confirmations(
-                    client, self.registry, ASSISTANT, workflow_id, confirmations
-                )
-            except RPCError as error:
-                if error.status != RPCStatusCode.NOT_FOUND:
-                    raise
-            settled = await attach_run(client, self.registry, workflow_id, ASSISTANT).settled()
-            return ChatTurn(workflow_id, settled.response, settled.pending)
+            return await answer_confirmations(
+                client, self.registry, ASSISTANT, workflow_id, confirmations
+            )
 
     async def abandon(self, workflow_id: str) -> None:
         """Cancel the run ``workflow_id`` if it still runs: its request stopped before it
@@ -211,16 +203,10 @@ class DurableAgent:
 def _chat_errors() -> Iterator[None]:
     """A run's failures as the service's ``ChatError`` s: the provider's failure is a 502 (its
     deadline a 504) as in the process; a run that ended otherwise (cancelled, terminated) a
-    502; Temporal not answering a 503.
-
-    temporalio reports a cancelled wait for an update (``settled``) as an
-    ``RPCTimeoutOrCancelledError``: it is raised again as the cancellation it was, so a
-    request cancelled meanwhile (its client left, its deadline passed) ends cancelled."""
+    502; Temporal not answering a 503."""
     try:
         yield
     except RPCTimeoutOrCancelledError as error:
-        if isinstance(error.__cause__, asyncio.CancelledError):
-            raise asyncio.CancelledError from error
         raise ModelTimeoutError("the assistant did not finish in time") from error
     except PromptEvaluationError as error:
         if error.phase == "deadline":

@@ -6,24 +6,29 @@ What a chat server (such as ``examples/taskchat``) calls instead of ``aevaluate`
   waits until it has replied or waits for confirmations;
 - :func:`answer_confirmations` signals the user's answers and waits the same way.
 
-Both return a :class:`ChatTurn`. The run's workflow id comes from the conversation id and the
-transcript's length, so a request sent twice (a retry, a reload) rejoins the same run instead
-of starting a second one, and any server process can answer the confirmations later: the
+Both return a :class:`ChatTurn`. The run's workflow id comes from the conversation id, the
+transcript's length and a digest of its last message, so a request sent twice (a retry, a
+reload) rejoins the same run instead of starting a second one, a different message never
+rejoins another message's run, and any server process can answer the confirmations later: the
 suspended run lives in Temporal, not in the process that started it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from temporalio.client import Client
 from temporalio.common import WorkflowIDConflictPolicy
+from temporalio.service import RPCError, RPCStatusCode
 
 from affordance import PromptResponse
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.messages import Message
+from affordance.serde import dump
 from affordance_temporal.client import attach_run, start_run
 from affordance_temporal.options import RunOptions
 from affordance_temporal.registry import PromptRegistry
@@ -44,9 +49,11 @@ class ChatTurn:
         return bool(self.pending)
 
 
-def chat_workflow_id(conversation_id: str, transcript_length: int) -> str:
-    """The run answering the message that makes the transcript ``transcript_length`` long."""
-    return f"chat-{conversation_id}-{transcript_length}"
+def chat_workflow_id(conversation_id: str, messages: Sequence[Message]) -> str:
+    """The run answering ``messages``, the transcript ending with the message to answer."""
+    last = json.dumps(dump(messages[-1]) if messages else None, sort_keys=True)
+    digest = hashlib.sha256(last.encode()).hexdigest()[:16]
+    return f"chat-{conversation_id}-{len(messages)}-{digest}"
 
 
 async def chat_turn(
@@ -61,7 +68,7 @@ async def chat_turn(
 ) -> ChatTurn:
     """Run the agent on ``messages`` (the stored transcript ending with the new user message)
     durably; return once it replied or waits for confirmations."""
-    workflow_id = chat_workflow_id(conversation_id, len(messages))
+    workflow_id = chat_workflow_id(conversation_id, messages)
     handle = await start_run(
         client,
         registry,
@@ -85,8 +92,14 @@ async def answer_confirmations(
     answers: Mapping[str, Confirmation],
 ) -> ChatTurn:
     """Signal the user's answers to the run ``workflow_id`` waits on; return once it replied
-    or waits again (a later turn's destructive call)."""
+    or waits again (a later turn's destructive call). A run that has ended already (answers
+    sent before, by a request that gave up waiting) is collected as it ended: the first
+    answers stand."""
     handle = attach_run(client, registry, workflow_id, prompt)
-    await handle.confirm_all(answers)
+    try:
+        await handle.confirm_all(answers)
+    except RPCError as error:
+        if error.status != RPCStatusCode.NOT_FOUND:
+            raise
     settled = await handle.settled()
     return ChatTurn(workflow_id, settled.response, settled.pending)

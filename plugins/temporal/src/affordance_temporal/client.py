@@ -7,12 +7,14 @@ and values, pending calls) with the prompt's own types.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from temporalio.client import (
     Client,
+    RPCTimeoutOrCancelledError,
     WorkflowFailureError,
     WorkflowHandle,
     WorkflowUpdateFailedError,
@@ -132,9 +134,15 @@ class DurableRunHandle:
 
     async def settled(self) -> Settled:
         """Wait until the run waits for answers or has finished (an update: returns at once
-        if it already does). A failed run raises its ``PromptEvaluationError``."""
+        if it already does). A failed run raises its ``PromptEvaluationError``; cancelling
+        the waiting task cancels the wait (temporalio reports it as an RPC timeout: it is
+        raised again as the cancellation it was)."""
         try:
             status = from_data(RunStatus, await self.handle.execute_update(SETTLED_UPDATE))
+        except RPCTimeoutOrCancelledError as error:
+            if isinstance(error.__cause__, asyncio.CancelledError):
+                raise error.__cause__ from None
+            raise
         except (WorkflowUpdateFailedError, RPCError):  # the run ended while asked: see how
             return Settled(response=await self.result())
         if status.state == "finished":
