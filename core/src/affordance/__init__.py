@@ -7,9 +7,9 @@ Everything a user needs is importable from here; the subpackages hold the same n
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from affordance._lazy import lazy_exports
 from affordance._version import __version__
 
 # public name -> module that defines it
@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "HostedToolConfig": "affordance.tools.hosted",
     "HostedToolOutput": "affordance.tools.hosted",
     "HostedToolResult": "affordance.runtime.stream_events",
+    "HostedToolSection": "affordance.prompt.hosted_section",
     "MarkdownSection": "affordance.prompt.markdown",
     "OpenSectionsParams": "affordance.prompt.disclosure",
     "OpenSectionsResult": "affordance.prompt.disclosure",
@@ -85,6 +86,7 @@ __all__ = [
     "HostedToolConfig",
     "HostedToolOutput",
     "HostedToolResult",
+    "HostedToolSection",
     "MarkdownSection",
     "OpenSectionsParams",
     "OpenSectionsResult",
@@ -131,17 +133,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'affordance' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
 
 
 if TYPE_CHECKING:
@@ -155,6 +147,7 @@ if TYPE_CHECKING:
         UnsupportedHostedConfigError,
     )
     from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
+    from affordance.prompt.hosted_section import HostedToolSection
     from affordance.prompt.markdown import MarkdownSection
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.rendered import RenderedPrompt

@@ -35,7 +35,7 @@ def test_importing_serde_does_not_import_pydantic() -> None:
 def test_serde_imports_nothing_else_from_affordance() -> None:
     modules = modules_after_import("import affordance.serde")
     ours = {name for name in modules if name.startswith("affordance")}
-    facade = {"affordance", "affordance._version"}
+    facade = {"affordance", "affordance._version", "affordance._lazy"}
     assert all(name in facade or name.startswith("affordance.serde") for name in ours)
 
 

@@ -19,6 +19,7 @@ from affordance.errors import (
     ToolValidationError,
 )
 from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
+from affordance.prompt.hosted_section import HostedToolSection
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
@@ -42,6 +43,7 @@ __all__ = [
     "HostedToolCodec",
     "HostedToolConfig",
     "HostedToolOutput",
+    "HostedToolSection",
     "MarkdownSection",
     "OpenSectionsParams",
     "OpenSectionsResult",

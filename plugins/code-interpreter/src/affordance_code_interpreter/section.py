@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from affordance.prompt.markdown import MarkdownSection
+from affordance.prompt.hosted_section import HostedToolSection
 from affordance.prompt.section import SectionVisibility
-from affordance.tools.hosted import HostedTool
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.tool import code_interpreter_tool
 
@@ -19,12 +17,7 @@ _TEMPLATE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _NoParams:
-    """The section's params: none (its text has no placeholders)."""
-
-
-class CodeInterpreterSection(MarkdownSection[_NoParams]):
+class CodeInterpreterSection(HostedToolSection[CodeInterpreterConfig]):
     """Guidance for the model plus the ``code_interpreter`` hosted tool, exposed while the
     section is enabled and fully visible (like any section's tools).
 
@@ -44,18 +37,12 @@ class CodeInterpreterSection(MarkdownSection[_NoParams]):
         visibility: SectionVisibility = SectionVisibility.FULL,
         summary: str | None = None,
     ) -> None:
-        self.tool: HostedTool[CodeInterpreterConfig] = code_interpreter_tool(config, name=name)
         super().__init__(
-            title=title,
+            code_interpreter_tool(config, name=name),
             key=key,
+            title=title,
             template=template,
             enabled=enabled,
-            default_params=_NoParams(),
-            hosted_tools=(self.tool,),
             visibility=visibility,
             summary=summary,
         )
-
-    @property
-    def config(self) -> CodeInterpreterConfig:
-        return self.tool.config

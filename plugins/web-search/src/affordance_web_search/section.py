@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from affordance.prompt.markdown import MarkdownSection
+from affordance.prompt.hosted_section import HostedToolSection
 from affordance.prompt.section import SectionVisibility
-from affordance.tools.hosted import HostedTool
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.tool import web_search_tool
 
@@ -19,12 +17,7 @@ _TEMPLATE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _NoParams:
-    """The section's params: none (its text has no placeholders)."""
-
-
-class WebSearchSection(MarkdownSection[_NoParams]):
+class WebSearchSection(HostedToolSection[WebSearchConfig]):
     """Guidance for the model plus the ``web_search`` hosted tool, exposed while the section is
     enabled and fully visible (like any section's tools).
 
@@ -44,18 +37,12 @@ class WebSearchSection(MarkdownSection[_NoParams]):
         visibility: SectionVisibility = SectionVisibility.FULL,
         summary: str | None = None,
     ) -> None:
-        self.tool: HostedTool[WebSearchConfig] = web_search_tool(config, name=name)
         super().__init__(
-            title=title,
+            web_search_tool(config, name=name),
             key=key,
+            title=title,
             template=template,
             enabled=enabled,
-            default_params=_NoParams(),
-            hosted_tools=(self.tool,),
             visibility=visibility,
             summary=summary,
         )
-
-    @property
-    def config(self) -> WebSearchConfig:
-        return self.tool.config
