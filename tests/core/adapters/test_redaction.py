@@ -10,7 +10,12 @@ from affordance.adapters.redaction import WITHHELD, bodies_withheld, withhold_bo
 from affordance.testing.logs import LogCapture
 
 SDK = "tests.fake_sdk._base_client"
-OPTIONS = {"method": "post", "url": "/v1/messages", "json_data": {"prompt": "secret"}}
+OPTIONS = {
+    "method": "post",
+    "url": "/v1/messages",
+    "json_data": {"prompt": "secret"},
+    "files": None,
+}
 
 
 def log_options() -> None:
@@ -29,6 +34,7 @@ def test_the_body_of_a_request_sent_inside_the_block_is_withheld() -> None:
     assert "secret" not in inside
     assert f"'json_data': '{WITHHELD}'" in inside
     assert "'url': '/v1/messages'" in inside  # the metadata stays
+    assert "'files': None" in inside  # nothing to withhold
     assert "secret" in outside
 
 

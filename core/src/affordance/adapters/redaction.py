@@ -45,7 +45,10 @@ class _WithholdBodies(logging.Filter):
 def _withheld(options: Mapping[str, Any]) -> Mapping[str, Any]:
     if _BODY_FIELDS.isdisjoint(options):
         return options
-    return {key: WITHHELD if key in _BODY_FIELDS else value for key, value in options.items()}
+    return {
+        key: WITHHELD if key in _BODY_FIELDS and value is not None else value
+        for key, value in options.items()
+    }
 
 
 def withhold_bodies(logger_name: str) -> None:
