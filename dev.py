@@ -5,6 +5,7 @@
     python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
     python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
     python3 dev.py compat  run the tox matrix, then regenerate specs/COMPATIBILITY.md from it
+    python3 dev.py faults  regenerate the fault matrix of specs/RELIABILITY.md from its tests' data
     python3 dev.py bench   a full benchmark run, published: bench/published.json and the README's
                            performance section regenerated from it (about 8 minutes)
     python3 dev.py setup   create or refresh .venv only
@@ -47,6 +48,7 @@ def main(argv: list[str]) -> int:
         "test": test,
         "check": check,
         "compat": compat,
+        "faults": faults,
         "bench": bench,
         "setup": setup_only,
     }
@@ -97,6 +99,12 @@ def compat(rest: list[str]) -> int:
     code = matrix()
     written = run([str(PYTHON), str(ROOT / "ci" / "compat.py")])
     return code or written
+
+
+def faults(rest: list[str]) -> int:
+    """The fault matrix of specs/RELIABILITY.md, written from the rows the contract runs."""
+    ensure_venv(full=True)
+    return run([str(PYTHON), str(ROOT / "ci" / "fault_matrix.py")])
 
 
 def lint() -> int:

@@ -16,6 +16,7 @@ from affordance.adapters import ToolCall, ToolResultMessage
 from affordance.clock import Deadline
 from affordance.errors import PromptEvaluationError
 from affordance.runtime import AllowList, EventBus, ToolExecutor, ToolInvoked
+from affordance.runtime.executor import MAX_ARGUMENTS_SIZE
 from affordance.serde import MAX_DEPTH
 from affordance.testing import FakeClock, ScriptedAdapter, text, tool_call, tool_calls
 from affordance.tools import RetryPolicy
@@ -68,6 +69,45 @@ def test_malformed_json_is_a_failed_result():
 def test_non_object_arguments_are_refused():
     result, _ = run_one(tool_call("lookup", "[1, 2]"))
     assert "must be a JSON object, got list" in result.message
+
+
+@pytest.mark.parametrize("as_text", [True, False], ids=["text", "object"])
+def test_arguments_past_the_size_limit_are_refused_before_parsing(as_text):
+    arguments = {"entity_id": "x" * MAX_ARGUMENTS_SIZE}
+    text = json.dumps(arguments)  # as a model writes it, spaces included
+    size = len(text) if as_text else len(json.dumps(arguments, separators=(",", ":")))
+
+    call = tool_call("lookup", text) if as_text else ToolCall("call_big", "lookup", arguments)
+
+    result, _ = run_one(call)
+
+    assert not result.success
+    assert result.message == (
+        f"Arguments for 'lookup' are too large: {size:,} characters, the limit is "
+        f"{MAX_ARGUMENTS_SIZE:,}. Send less, or split the work into several calls."
+    )
+
+
+def test_arguments_exactly_at_the_size_limit_are_accepted():
+    padding = MAX_ARGUMENTS_SIZE - len('{"entity_id":""}')
+    arguments = '{"entity_id":"' + "x" * padding + '"}'
+    assert len(arguments) == MAX_ARGUMENTS_SIZE
+
+    result, _ = run_one(tool_call("lookup", arguments))
+
+    assert result.success
+
+
+def test_the_size_limit_is_the_executors_to_set():
+    executor = ToolExecutor(max_arguments_size=20)
+
+    call = ToolCall("call_small", "lookup", {"entity_id": "abcdefghij"})
+
+    result, _ = run_one(call, executor=executor)
+
+    assert "too large: 26 characters, the limit is 20" in result.message  # {"entity_id":"…"}
+    with pytest.raises(ValueError, match="max_arguments_size"):
+        ToolExecutor(max_arguments_size=0)
 
 
 def test_invalid_arguments_are_reported_with_field_paths():

@@ -1,57 +1,81 @@
 """The adapter contract (``affordance.testing.contract``) on the Messages API, over the real SDK
-and the loopback server: plain and streamed, sync and async."""
+and the loopback server: plain and streamed, sync and async, and the fault matrix."""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import anthropic
 import pytest
+from fault_profiles import ANTHROPIC
 from loopback import (
     MESSAGES_PATH,
     JsonReply,
     LoopbackServer,
+    RawJson,
+    RawReply,
     RecordedRequest,
+    Reply,
+    SseEvent,
+    SseReply,
+    anthropic_error,
     anthropic_overloaded,
-    malformed_json,
+    dumps,
+    message,
     message_stream,
     message_text,
     message_tool_uses,
     message_usage,
+    timeout,
 )
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
+from affordance.testing.faults import FAULT_REQUEST_ID, WireFault
 from affordance_anthropic import AnthropicAdapter
+
+FAULT_TEXT = "This answer stops somewhere in the middle."
+HTML = b"<html><body><h1>Service page</h1></body></html>"
+_PERSISTENT = frozenset({"server-error", "read-timeout"})
+_REQUEST_ID = {"request-id": FAULT_REQUEST_ID}
 
 
 class AnthropicWire:
     """The contract's view of the loopback server, speaking the Messages API."""
+
+    profile = ANTHROPIC
 
     def __init__(self, server: LoopbackServer) -> None:
         self.server = server
 
     def script(self, *turns: ProviderTurn) -> None:
         for turn in turns:
-            self.server.script(MESSAGES_PATH, self._either(self._body(turn)))
+            self.server.script(MESSAGES_PATH, self._either(turn))
 
-    def script_fault(self, fault: str) -> None:
-        if fault == "transient":
-            self.server.script(MESSAGES_PATH, anthropic_overloaded(retry_after_ms=1))
-        elif fault == "malformed":
-            self.server.script(MESSAGES_PATH, malformed_json())
+    def script_fault(self, fault: WireFault) -> None:
+        def reply(request: RecordedRequest) -> Reply:
+            return self._fault(fault, streamed=bool(request.body.get("stream")))
+
+        if fault in _PERSISTENT:
+            self.server.set_responder(reply, path=MESSAGES_PATH)
         else:
-            body = self._body(ProviderTurn(text="This answer is cut off in the middle."))
-            self.server.script(MESSAGES_PATH, message_stream(body, cut_after=3, cut_mid_event=True))
+            self.server.script(MESSAGES_PATH, reply)
+
+    def respond(self, answer: Callable[[str], ProviderTurn]) -> None:
+        def reply(request: RecordedRequest) -> Reply:
+            return self._either(answer(request.raw_body.decode()))(request)
+
+        self.server.set_responder(reply, path=MESSAGES_PATH)
 
     def requests(self) -> Sequence[Mapping[str, Any]]:
         return [request.body for request in self.server.requests]
 
     def tool_results(self, body: Mapping[str, Any]) -> list[tuple[str, bool]]:
         last = body["messages"][-1]
-        assert last["role"] == "user"
+        if last["role"] != "user" or isinstance(last["content"], str):
+            return []
         return [
             (block["tool_use_id"], bool(block.get("is_error", False)))
             for block in last["content"]
@@ -61,18 +85,81 @@ class AnthropicWire:
     def wait_idle(self) -> bool:
         return self.server.wait_idle(2.0)
 
-    def _body(self, turn: ProviderTurn) -> JsonReply:
+    # -- bodies --------------------------------------------------------------------------------
+
+    def _body(self, turn: ProviderTurn, request_id: str = FAULT_REQUEST_ID) -> JsonReply:
         usage = message_usage(turn.usage.input_tokens, turn.usage.output_tokens)
         if turn.tool_calls:
-            calls = [(c.id, c.name, json.loads(str(c.arguments))) for c in turn.tool_calls]
-            return message_tool_uses(calls, text=turn.text, usage=usage)
-        return message_text(turn.text or "", usage=usage)
+            calls = [(c.id, c.name, _input(c.arguments)) for c in turn.tool_calls]
+            return message_tool_uses(calls, text=turn.text, usage=usage, request_id=request_id)
+        return message_text(turn.text or "", usage=usage, request_id=request_id)
 
-    def _either(self, body: JsonReply) -> Callable[[RecordedRequest], Any]:
-        def reply(request: RecordedRequest) -> Any:
-            return message_stream(body, text_chunk=5) if request.body.get("stream") else body
+    def _either(self, turn: ProviderTurn) -> Callable[[RecordedRequest], Reply]:
+        body = self._body(turn)
+        longest = max((len(str(c.arguments)) for c in turn.tool_calls), default=0)
+        chunk = max(16, longest // 4)  # a megabyte of input in four events, not 65,000
+
+        def reply(request: RecordedRequest) -> Reply:
+            if request.body.get("stream"):
+                return message_stream(body, text_chunk=5, json_chunk=chunk)
+            return body
 
         return reply
+
+    def _fault(self, fault: WireFault, *, streamed: bool) -> Reply:
+        answer = self._body(ProviderTurn(text=FAULT_TEXT))
+        if fault == "rate-limited":
+            return _error(429, "rate_limit_error", retry_after_ms=1)
+        if fault == "rate-limited-no-retry-after":
+            return _error(429, "rate_limit_error")
+        if fault == "server-error":
+            return _error(500, "api_error", retry_after_ms=1)
+        if fault == "overloaded":
+            return anthropic_overloaded(request_id=FAULT_REQUEST_ID, retry_after_ms=1)
+        if fault == "read-timeout":
+            return message_stream(answer, interval_s=5.0) if streamed else timeout(5.0)
+        if fault == "reset-mid-body":
+            if streamed:
+                return message_stream(answer, cut_after=2)
+            whole = dumps(answer.body).encode()
+            return RawReply(whole, headers=_REQUEST_ID, cut_after_bytes=len(whole) // 2)
+        if fault == "cut-mid-event":
+            return message_stream(answer, cut_after=2, cut_mid_event=True, cut_abortive=False)
+        if fault == "truncated-json":
+            if streamed:
+                return _truncate_event(message_stream(answer), 1)
+            whole = dumps(answer.body).encode()
+            return RawReply(whole[: len(whole) // 2], headers=_REQUEST_ID)
+        if fault == "wrong-content-type":
+            return RawReply(HTML, content_type="text/html", headers=_REQUEST_ID)
+        if fault == "empty-answer":
+            empty = message([], request_id=FAULT_REQUEST_ID)
+            return message_stream(empty) if streamed else empty
+        raise ValueError(f"{fault!r} does not apply to the Messages API (see its profile)")
+
+
+def _input(arguments: Any) -> Mapping[str, Any] | RawJson:
+    """A call's input as the wire carries it: an object, or the model's text verbatim."""
+    return RawJson(arguments) if isinstance(arguments, str) else arguments
+
+
+def _error(status: int, error_type: str, retry_after_ms: int | None = None) -> JsonReply:
+    return anthropic_error(
+        status,
+        error_type,
+        "loopback fault",
+        request_id=FAULT_REQUEST_ID,
+        retry_after_ms=retry_after_ms,
+    )
+
+
+def _truncate_event(stream: SseReply, index: int) -> SseReply:
+    """``stream`` with event ``index``'s JSON cut in half (its framing intact)."""
+    event = stream.events[index]
+    text = event.data if isinstance(event.data, str) else dumps(event.data)
+    broken = SseEvent(text[: len(text) // 2], event=event.event)
+    events = [*stream.events[:index], broken, *stream.events[index + 1 :]]
+    return dataclasses.replace(stream, events=events)
 
 
 class TestAnthropicAdapterContract(AdapterContract):
@@ -82,6 +169,10 @@ class TestAnthropicAdapterContract(AdapterContract):
 
     @pytest.fixture
     def make_adapter(self, server: LoopbackServer) -> Callable[[str], AnthropicAdapter]:
+        pool = type(anthropic.DEFAULT_CONNECTION_LIMITS)(
+            max_connections=20, max_keepalive_connections=20
+        )
+
         def make(kind: str) -> AnthropicAdapter:
             options: dict[str, Any] = {
                 "base_url": server.base_url,
@@ -95,7 +186,8 @@ class TestAnthropicAdapterContract(AdapterContract):
                 )
             else:
                 client = anthropic.AsyncAnthropic(
-                    **options, http_client=anthropic.DefaultAsyncHttpxClient(verify=False)
+                    **options,
+                    http_client=anthropic.DefaultAsyncHttpxClient(verify=False, limits=pool),
                 )
             return AnthropicAdapter("claude-test", client=client, close_clients=True)
 

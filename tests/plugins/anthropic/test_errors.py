@@ -278,7 +278,7 @@ def test_a_stream_ending_cleanly_without_message_stop_is_an_error(
         loopback.run(mode, prompt)
 
     assert raised.value.provider == "anthropic"
-    assert "ended before message_stop" in str(raised.value)
+    assert "ended before the turn was complete" in str(raised.value)
 
 
 @pytest.mark.parametrize("mode", STREAMED)

@@ -1,38 +1,53 @@
 """The adapter contract (``affordance.testing.contract``) on both OpenAI APIs, over the real SDK
-and the loopback server: plain and streamed, sync and async."""
+and the loopback server: plain and streamed, sync and async, and the fault matrix."""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import openai
 import pytest
+from fault_profiles import CHAT, RESPONSES
 from loopback import (
     CHAT_COMPLETIONS_PATH,
     RESPONSES_PATH,
     JsonReply,
     LoopbackServer,
+    RawReply,
     RecordedRequest,
+    Reply,
+    SseEvent,
+    SseReply,
+    chat_completion,
+    chat_message,
     chat_stream,
     chat_text,
     chat_tool_calls,
     chat_usage,
-    malformed_json,
+    dumps,
+    openai_error,
     openai_server,
-    rate_limited,
+    response,
     response_function_calls,
     response_text,
     response_usage,
     responses_stream,
+    timeout,
 )
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
+from affordance.testing.faults import FAULT_REQUEST_ID, WireFault
 from affordance_openai import OpenAIAdapter
 
 Api = Literal["chat", "responses"]
+
+FAULT_TEXT = "This answer stops somewhere in the middle."
+HTML = b"<html><body><h1>Service page</h1></body></html>"
+_PERSISTENT = frozenset({"server-error", "read-timeout"})
+_QUICK_RETRY = {"retry-after-ms": "1"}
 
 
 class OpenAIWire:
@@ -42,20 +57,26 @@ class OpenAIWire:
         self.server = server
         self.api = api
         self.path = CHAT_COMPLETIONS_PATH if api == "chat" else RESPONSES_PATH
+        self.profile = CHAT if api == "chat" else RESPONSES
 
     def script(self, *turns: ProviderTurn) -> None:
         for turn in turns:
-            self.server.script(self.path, self._either(self._body(turn)))
+            self.server.script(self.path, self._either(turn))
 
-    def script_fault(self, fault: str) -> None:
-        if fault == "transient":
-            self.server.script(self.path, rate_limited())
-        elif fault == "malformed":
-            self.server.script(self.path, malformed_json())
+    def script_fault(self, fault: WireFault) -> None:
+        def reply(request: RecordedRequest) -> Reply:
+            return self._fault(fault, streamed=bool(request.body.get("stream")))
+
+        if fault in _PERSISTENT:
+            self.server.set_responder(reply, path=self.path)
         else:
-            body = self._body(ProviderTurn(text="This answer is cut off in the middle."))
-            cut = self._stream(body, cut_after=3, cut_mid_event=True)
-            self.server.script(self.path, cut)
+            self.server.script(self.path, reply)
+
+    def respond(self, answer: Callable[[str], ProviderTurn]) -> None:
+        def reply(request: RecordedRequest) -> Reply:
+            return self._either(answer(request.raw_body.decode()))(request)
+
+        self.server.set_responder(reply, path=self.path)
 
     def requests(self) -> Sequence[Mapping[str, Any]]:
         return [request.body for request in self.server.requests]
@@ -70,29 +91,95 @@ class OpenAIWire:
     def wait_idle(self) -> bool:
         return self.server.wait_idle(2.0)
 
-    def _body(self, turn: ProviderTurn) -> JsonReply:
-        calls = [(c.id, c.name, json.loads(str(c.arguments))) for c in turn.tool_calls]
+    # -- bodies --------------------------------------------------------------------------------
+
+    def _body(self, turn: ProviderTurn, request_id: str = FAULT_REQUEST_ID) -> JsonReply:
+        calls = [(c.id, c.name, c.arguments) for c in turn.tool_calls]  # text goes as it is
         usage = turn.usage
         if self.api == "chat":
             wire_usage = chat_usage(usage.input_tokens, usage.output_tokens)
             if calls:
-                return chat_tool_calls(calls, content=turn.text, usage=wire_usage)
-            return chat_text(turn.text or "", usage=wire_usage)
+                return chat_tool_calls(
+                    calls, content=turn.text, usage=wire_usage, request_id=request_id
+                )
+            return chat_text(turn.text or "", usage=wire_usage, request_id=request_id)
         wire_usage = response_usage(usage.input_tokens, usage.output_tokens)
         if calls:
-            return response_function_calls(calls, text=turn.text, usage=wire_usage)
-        return response_text(turn.text or "", usage=wire_usage)
+            return response_function_calls(
+                calls, text=turn.text, usage=wire_usage, request_id=request_id
+            )
+        return response_text(turn.text or "", usage=wire_usage, request_id=request_id)
 
-    def _stream(self, body: JsonReply, **options: Any) -> Any:
+    def _stream(self, body: JsonReply, **options: Any) -> SseReply:
         if self.api == "chat":
             return chat_stream(body, **options)
         return responses_stream(body, **options)
 
-    def _either(self, body: JsonReply) -> Callable[[RecordedRequest], Any]:
-        def reply(request: RecordedRequest) -> Any:
-            return self._stream(body) if request.body.get("stream") else body
+    def _either(self, turn: ProviderTurn) -> Callable[[RecordedRequest], Reply]:
+        body = self._body(turn)
+        longest = max((len(str(c.arguments)) for c in turn.tool_calls), default=0)
+        chunk = max(8, longest // 4)  # a megabyte of arguments in four events, not 130,000
+
+        def reply(request: RecordedRequest) -> Reply:
+            return self._stream(body, arguments_chunk=chunk) if request.body.get("stream") else body
 
         return reply
+
+    def _fault(self, fault: WireFault, *, streamed: bool) -> Reply:
+        request_id = {"x-request-id": FAULT_REQUEST_ID}
+        answer = self._body(ProviderTurn(text=FAULT_TEXT))
+        if fault == "rate-limited":
+            return _error(429, "rate_limit_exceeded", _QUICK_RETRY)
+        if fault == "rate-limited-no-retry-after":
+            return _error(429, "rate_limit_exceeded")
+        if fault == "server-error":
+            return _error(500, None, _QUICK_RETRY)
+        if fault == "overloaded":
+            return _error(self.profile.overloaded_status, None, _QUICK_RETRY)
+        if fault == "read-timeout":
+            return self._stream(answer, interval_s=5.0) if streamed else timeout(5.0)
+        if fault == "reset-mid-body":
+            if streamed:
+                return self._stream(answer, cut_after=2)
+            whole = dumps(answer.body).encode()
+            return RawReply(whole, headers=request_id, cut_after_bytes=len(whole) // 2)
+        if fault == "cut-mid-event":
+            return self._stream(answer, cut_after=2, cut_mid_event=True, cut_abortive=False)
+        if fault == "truncated-json":
+            if streamed:
+                return _truncate_event(self._stream(answer), 1)
+            whole = dumps(answer.body).encode()
+            return RawReply(whole[: len(whole) // 2], headers=request_id)
+        if fault == "wrong-content-type":
+            return RawReply(HTML, content_type="text/html", headers=request_id)
+        if fault == "no-choices":
+            if self.api != "chat":
+                raise ValueError("no-choices does not apply to Responses (see its profile)")
+            body = chat_text("", request_id=FAULT_REQUEST_ID)
+            empty = dataclasses.replace(body, body={**body.body, "choices": []})
+            return self._stream(empty) if streamed else empty
+        if fault == "empty-answer":
+            if self.api == "chat":
+                empty = chat_completion(chat_message(None), request_id=FAULT_REQUEST_ID)
+            else:
+                empty = response([], request_id=FAULT_REQUEST_ID)
+            return self._stream(empty) if streamed else empty
+        raise ValueError(f"unknown fault {fault!r}")
+
+
+def _error(status: int, code: str | None, headers: Mapping[str, str] | None = None) -> JsonReply:
+    return openai_error(
+        status, "loopback fault", code=code, request_id=FAULT_REQUEST_ID, headers=headers
+    )
+
+
+def _truncate_event(stream: SseReply, index: int) -> SseReply:
+    """``stream`` with event ``index``'s JSON cut in half (its framing intact)."""
+    event = stream.events[index]
+    text = event.data if isinstance(event.data, str) else dumps(event.data)
+    broken = SseEvent(text[: len(text) // 2], event=event.event)
+    events = [*stream.events[:index], broken, *stream.events[index + 1 :]]
+    return dataclasses.replace(stream, events=events)
 
 
 def _trailing(items: Sequence[Any], keep: Callable[[Any], bool]) -> list[Any]:
@@ -123,6 +210,10 @@ class TestOpenAIAdapterContract(AdapterContract):
 
     @pytest.fixture
     def make_adapter(self, server: LoopbackServer, api: Api) -> Callable[[str], OpenAIAdapter]:
+        pool = type(openai.DEFAULT_CONNECTION_LIMITS)(
+            max_connections=20, max_keepalive_connections=20
+        )
+
         def make(kind: str) -> OpenAIAdapter:
             options: dict[str, Any] = {"base_url": server.base_url, "api_key": "test"}
             if kind == "sync":
@@ -133,7 +224,7 @@ class TestOpenAIAdapterContract(AdapterContract):
                 client = openai.AsyncOpenAI(
                     **options,
                     max_retries=1,
-                    http_client=openai.DefaultAsyncHttpxClient(verify=False),
+                    http_client=openai.DefaultAsyncHttpxClient(verify=False, limits=pool),
                 )
             return OpenAIAdapter("gpt-test", client=client, api=api, close_clients=True)
 

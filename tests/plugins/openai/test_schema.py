@@ -96,6 +96,14 @@ def test_arguments_without_introduced_nulls_are_returned_unchanged() -> None:
     assert drop_nulls_in_json('{"entity_id": ', converted.nulls) == '{"entity_id": '
 
 
+def test_arguments_nested_past_the_recursion_limit_are_returned_unchanged() -> None:
+    converted = strict_schema(schema(Params))
+    assert converted.nulls is not None
+    deep = '{"entity_id": ' + "[" * 10_000 + "]" * 10_000 + "}"
+
+    assert drop_nulls_in_json(deep, converted.nulls) is deep  # the executor refuses it
+
+
 def test_a_schema_with_everything_required_needs_no_null_plan() -> None:
     @dataclass
     class AllRequired:

@@ -145,13 +145,26 @@ def test_a_stream_that_just_stops_is_an_error_not_a_shorter_answer(
     seen: list[Any] = []
 
     with (
-        pytest.raises(PromptEvaluationError, match="ended before the turn was complete"),
+        pytest.raises(PromptEvaluationError, match="ended before the turn was complete") as info,
         adapter.stream(prompt) as events,
     ):
         seen.extend(events)
 
     assert any(isinstance(e, TextDelta) for e in seen)
     assert not any(isinstance(e, RunFinished) for e in seen)
+    assert info.value.request_id == "req_loopback"
+
+
+def test_a_chat_stream_without_any_choice_is_an_error_as_the_completion_is(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    body = chat_text("")
+    server.script(CHAT_COMPLETIONS_PATH, chat_stream({**body.body, "choices": []}))
+
+    with pytest.raises(PromptEvaluationError, match="the stream carried no choices") as info:
+        streamed(OpenAIAdapter("gpt-test", client=clients.sync(), api="chat"), prompt)
+
+    assert info.value.phase == "response"
 
 
 def test_an_async_stream_cut_mid_event_is_an_error_naming_the_break(

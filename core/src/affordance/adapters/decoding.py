@@ -6,9 +6,9 @@ into a :class:`PromptEvaluationError` carrying provider, status, request id and 
 (cut to a readable size). Parsers raise :class:`UnusableResponseError` for shape problems.
 
 Streamed: :func:`decode_stream` runs the provider's translator over the stream's events and
-turns a malformed event, an error the provider reports mid-stream (:class:`StreamFailedError`)
-or a broken connection into the same kind of error, so a stream never ends in a raw transport
-exception.
+turns a malformed event, an error the provider reports mid-stream (:class:`StreamFailedError`),
+a broken connection, or events that run out before the turn's end into the same kind of error,
+so a stream never ends in a raw transport exception, nor in a shorter answer.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from affordance._json import loads
 from affordance.adapters.sse import aclose_source
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.deltas import Delta
+from affordance.runtime.deltas import Delta, TurnEnd
 from affordance.runtime.turn import ProviderTurn
 
 __all__ = [
@@ -173,6 +173,16 @@ class _StreamErrors:
             )
         return None
 
+    def incomplete(self) -> PromptEvaluationError:
+        return PromptEvaluationError(
+            f"the {self.provider} stream ended before the turn was complete (no final event); "
+            "the answer so far is incomplete and was not used",
+            prompt_name=self.prompt_name,
+            phase="response",
+            provider=self.provider,
+            request_id=self.request_id,
+        )
+
 
 def decode_stream(
     events: Iterable[EventT],
@@ -186,23 +196,29 @@ def decode_stream(
 ) -> Iterator[Delta]:
     """The deltas ``translate`` makes of each event, then those ``end()`` makes once the events
     run out (a translator that closes the turn only then); what breaks on the way (a malformed
-    event, an error event, a transport error of ``transport_errors``) as a
-    ``PromptEvaluationError``."""
+    event, an error event, a transport error of ``transport_errors``, events that run out
+    before a ``TurnEnd``) as a ``PromptEvaluationError``."""
     errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
     caught: tuple[type[BaseException], ...] = (
         UnusableResponseError,
         StreamFailedError,
         *transport_errors,
     )
+    ended = False
     try:
         for event in events:
-            yield from translate(event)
-        if end is not None:
-            yield from end()
+            for delta in translate(event):
+                ended = ended or type(delta) is TurnEnd
+                yield delta
+        for delta in end() if end is not None else ():
+            ended = ended or type(delta) is TurnEnd
+            yield delta
     except caught as error:
         mapped = errors.of(error)
         assert mapped is not None
         raise mapped from error
+    if not ended:
+        raise errors.incomplete()
 
 
 async def adecode_stream(
@@ -222,16 +238,20 @@ async def adecode_stream(
         StreamFailedError,
         *transport_errors,
     )
+    ended = False
     try:
         async for event in events:
             for delta in translate(event):
+                ended = ended or type(delta) is TurnEnd
                 yield delta
-        if end is not None:
-            for delta in end():
-                yield delta
+        for delta in end() if end is not None else ():
+            ended = ended or type(delta) is TurnEnd
+            yield delta
     except caught as error:
         mapped = errors.of(error)
         assert mapped is not None
         raise mapped from error
     finally:
         await aclose_source(events)
+    if not ended:
+        raise errors.incomplete()

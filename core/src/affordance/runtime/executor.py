@@ -37,9 +37,15 @@ from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
 from affordance.tools.tool import Tool
 
-__all__ = ["CallOutcome", "PreparedCall", "ToolExecutor"]
+__all__ = ["MAX_ARGUMENTS_SIZE", "CallOutcome", "PreparedCall", "ToolExecutor"]
 
 NoneType = type(None)
+
+MAX_ARGUMENTS_SIZE = 1_048_576
+"""The most characters of JSON one call's arguments may take (1 MiB): the text as the model
+sent it, or an already-parsed object as ``json.dumps`` writes it compactly. A model's turn is
+far shorter than that (output token limits); more is a runaway or hostile answer, refused
+before it is parsed."""
 
 
 @fast_init
@@ -77,6 +83,7 @@ class ToolExecutor:
 
     ``default_timeout`` applies to tools without their own; ``retry`` to tools without their own
     retry policy. ``clock`` and ``random`` are injectable so tests control time and jitter.
+    ``max_arguments_size`` bounds a call's arguments (:data:`MAX_ARGUMENTS_SIZE` by default).
     """
 
     def __init__(
@@ -89,7 +96,10 @@ class ToolExecutor:
         clock: Clock = SYSTEM_CLOCK,
         random_unit: Callable[[], float] = random.random,
         log_content: bool = False,
+        max_arguments_size: int = MAX_ARGUMENTS_SIZE,
     ) -> None:
+        if max_arguments_size < 1:
+            raise ValueError(f"max_arguments_size must be positive, got {max_arguments_size}")
         self.policy = policy
         self.default_timeout = default_timeout
         self.retry = retry if retry is not None else RetryPolicy()
@@ -97,6 +107,7 @@ class ToolExecutor:
         self.clock = clock
         self.random_unit = random_unit
         self.log_content = log_content
+        self.max_arguments_size = max_arguments_size
 
     # -- deciding ----------------------------------------------------------------------------
 
@@ -112,6 +123,10 @@ class ToolExecutor:
                 denied = failures.denied(tool.name, decision.reason)
                 return PreparedCall(call, tool, result=denied, denial=decision.reason)
         arguments = call.arguments
+        size = _json_size(arguments)
+        if size is not None and size > self.max_arguments_size:
+            too_large = failures.too_large(tool.name, size, self.max_arguments_size)
+            return PreparedCall(call, tool, result=too_large)
         if isinstance(arguments, str):
             try:
                 arguments = loads(arguments) if arguments.strip() else {}
@@ -270,6 +285,19 @@ class ToolExecutor:
             return await asyncio.wait_for(awaitable, timeout)
         except asyncio.TimeoutError as error:
             raise HandlerTimeoutError from error
+
+
+def _json_size(arguments: object) -> int | None:
+    """The characters of JSON ``arguments`` take; None when an object has no JSON form (its
+    parsing says what is wrong with it)."""
+    if isinstance(arguments, str):
+        return len(arguments)
+    if not isinstance(arguments, Mapping):
+        return None
+    try:
+        return len(json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":")))
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 class _Attempts:

@@ -49,6 +49,13 @@ def invalid_json(name: str, detail: str) -> ToolResult[None]:
     )
 
 
+def too_large(name: str, size: int, limit: int) -> ToolResult[None]:
+    return ToolResult.error(
+        f"Arguments for {name!r} are too large: {size:,} characters, the limit is {limit:,}. "
+        "Send less, or split the work into several calls."
+    )
+
+
 def not_an_object(name: str, got: object) -> ToolResult[None]:
     return ToolResult.error(
         f"Arguments for {name!r} must be a JSON object, got {type(got).__name__}."

@@ -6,16 +6,22 @@ Subclass :class:`AdapterContract` as ``Test...`` in your plugin's tests and defi
 - ``make_adapter``: a callable taking ``"sync"`` or ``"async"`` and returning a fresh adapter
   whose client of that kind points at the fake server and is the adapter's to close (a fresh one
   per call: async clients are bound to the event loop that first uses them; the contract closes
-  each adapter with ``close()`` / ``aclose()`` on that loop).
+  each adapter with ``close()`` / ``aclose()`` on that loop). Give the async client a bounded
+  connection pool (say 20 connections): the concurrency test runs 1,000 evaluations through it.
+  Keep the retry budget small and its waits short (the SDK's ``max_retries=1``; an injected
+  clock for a budget of the adapter's own): the fault matrix retries on purpose.
 
 Every behaviour is checked through the four ways of running (``evaluate``, ``aevaluate``,
 ``stream``, ``astream``), and a streamed run must end with the response the plain one returns.
+The fault matrix (:mod:`affordance.testing.faults`) runs each fault row in each mode it applies
+to; no run may leave content (:data:`~affordance.testing.faults.SENTINELS`) in a log record.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,33 +33,63 @@ from affordance.adapters.base import ProviderAdapter
 from affordance.errors import PromptEvaluationError
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.template import PromptTemplate
-from affordance.runtime.messages import ToolCall
+from affordance.runtime.messages import ToolCall, UserMessage
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.stream_events import RunFinished, TextDelta
 from affordance.runtime.turn import ProviderTurn, Usage
 from affordance.testing.compare import comparable
+from affordance.testing.faults import (
+    ANSWER,
+    ARGUMENT_SENTINEL,
+    FAULT_CASES,
+    FAULT_REQUEST_ID,
+    MODES,
+    PROMPT_SENTINEL,
+    RESULT_SENTINEL,
+    RUN_DEADLINE,
+    SENTINELS,
+    Answered,
+    FaultProfile,
+    FaultRow,
+    Mode,
+    Outcome,
+    Raised,
+    ToolFailed,
+    WireFault,
+)
+from affordance.testing.logs import LogCapture
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
 
 __all__ = ["MODES", "AdapterContract", "ContractWire", "Mode", "run"]
 
-Mode = Literal["evaluate", "aevaluate", "stream", "astream"]
-MODES: tuple[Mode, ...] = ("evaluate", "aevaluate", "stream", "astream")
-Fault = Literal["transient", "malformed", "cut"]
 MakeAdapter = Callable[[Literal["sync", "async"]], ProviderAdapter]
+
+CONCURRENT_RUNS = 1000
+"""How many ``aevaluate`` runs the concurrency test starts at once on one adapter."""
 
 
 class ContractWire(Protocol):
     """What a provider's tests give the contract: its fake server, spoken in its wire format."""
 
+    profile: FaultProfile
+    """Who retries, the overloaded status, the SDK's loggers and where the provider's outcome
+    differs from a fault row's (see :mod:`affordance.testing.faults`)."""
+
     def script(self, *turns: ProviderTurn) -> None:
         """Answer the next requests with these turns, in order, each plain or streamed as the
-        request asks (streamed in several events, text in several pieces)."""
+        request asks (streamed in several events, text in several pieces). A call's arguments
+        are sent as given: text that is not JSON, or nested past any parser, goes out verbatim
+        where the wire format carries text, and embedded as raw JSON where it carries objects."""
 
-    def script_fault(self, fault: Fault) -> None:
-        """Answer the next request with a fault: ``"transient"`` (a 429 or overloaded reply the
-        adapter's retry budget absorbs), ``"malformed"`` (a 2xx body that is not JSON), or
-        ``"cut"`` (a stream cut off in the middle of an event)."""
+    def script_fault(self, fault: WireFault) -> None:
+        """Answer with a fault (``affordance.testing.faults.WIRE_FAULTS`` says what each one
+        sends, once or on every request from now on); a reply carrying headers carries
+        ``FAULT_REQUEST_ID`` as the provider's request id."""
+
+    def respond(self, answer: Callable[[str], ProviderTurn]) -> None:
+        """Answer every request not otherwise scripted with ``answer(body)``, ``body`` being
+        the request's JSON text (runs at once from several threads)."""
 
     def requests(self) -> Sequence[Mapping[str, Any]]:
         """The JSON bodies of the requests received so far."""
@@ -69,12 +105,14 @@ class ContractWire(Protocol):
 @dataclass(frozen=True)
 class LookupParams:
     entity_id: str
+    verbose: bool = False  # optional: strict schemas make it nullable, so normalization runs
 
 
 @dataclass(frozen=True)
 class Entity:
     entity_id: str
     url: str
+    note: str = RESULT_SENTINEL
 
 
 @dataclass(frozen=True)
@@ -96,7 +134,11 @@ def contract_prompt(output_type: Any = None) -> PromptTemplate[Any]:
     )
     return PromptTemplate(
         name="contract",
-        sections=[MarkdownSection(title="Task", template="Look things up.", tools=[lookup])],
+        sections=[
+            MarkdownSection(
+                title="Task", template=f"Look things up. {PROMPT_SENTINEL}", tools=[lookup]
+            )
+        ],
         output_type=output_type,
     )
 
@@ -249,41 +291,6 @@ class AdapterContract:
 
         assert comparable(response) == comparable(expected)
 
-    @pytest.mark.parametrize("mode", MODES)
-    def test_a_transient_failure_is_retried_within_the_budget(
-        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode
-    ) -> None:
-        wire.script_fault("transient")
-        wire.script(ProviderTurn(text="Recovered."))
-
-        response = run(make_adapter, mode, contract_prompt())
-
-        assert response.text == "Recovered."
-        assert len(wire.requests()) == 2
-
-    @pytest.mark.parametrize("mode", MODES)
-    def test_a_malformed_body_is_a_prompt_evaluation_error(
-        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode
-    ) -> None:
-        wire.script_fault("malformed")
-
-        with pytest.raises(PromptEvaluationError) as info:
-            run(make_adapter, mode, contract_prompt())
-
-        assert info.value.provider == _provider(make_adapter)
-        assert info.value.phase == "response"
-
-    @pytest.mark.parametrize("mode", ["stream", "astream"])
-    def test_a_stream_cut_mid_event_is_an_error_not_a_short_answer(
-        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode
-    ) -> None:
-        wire.script_fault("cut")
-
-        with pytest.raises(PromptEvaluationError) as info:
-            run(make_adapter, mode, contract_prompt())
-
-        assert info.value.provider == _provider(make_adapter)
-
     def test_leaving_a_stream_early_closes_its_connection(
         self, wire: ContractWire, make_adapter: MakeAdapter
     ) -> None:
@@ -315,3 +322,152 @@ class AdapterContract:
 
         assert {task.get_coro() for task in asyncio.run(consume())} == set()
         assert wire.wait_idle()
+
+    # -- the fault matrix --------------------------------------------------------------------
+
+    @pytest.mark.parametrize(
+        ("row", "mode"), FAULT_CASES, ids=[f"{row.name}-{mode}" for row, mode in FAULT_CASES]
+    )
+    def test_fault(
+        self, wire: ContractWire, make_adapter: MakeAdapter, row: FaultRow, mode: Mode
+    ) -> None:
+        expected = wire.profile.expected(row, mode)
+        if expected is None:
+            deviation = wire.profile.deviation(row, mode)
+            reason = deviation.reason if deviation is not None else "?"
+            pytest.skip(f"{row.name!r} does not apply to {wire.profile.provider}: {reason}")
+        _script_fault_row(wire, row)
+        options = {"deadline": RUN_DEADLINE, **row.options}
+
+        with LogCapture(wire.profile.loggers) as logs:
+            try:
+                response: PromptResponse[Any] | None = run(
+                    make_adapter, mode, contract_prompt(), **options
+                )
+                error: PromptEvaluationError | None = None
+            except PromptEvaluationError as raised:
+                response, error = None, raised
+
+        _check_outcome(expected, row, wire, response, error, _provider(make_adapter))
+        assert logs.leaks(SENTINELS) == []
+        assert wire.wait_idle()
+
+    def test_concurrent_runs_share_one_pool_without_cross_talk_or_leaks(
+        self, wire: ContractWire, make_adapter: MakeAdapter
+    ) -> None:
+        wire.respond(_answer_for_its_run)
+        threads = threading.active_count()
+        prompt = contract_prompt()
+
+        async def everything() -> tuple[list[PromptResponse[Any]], set[asyncio.Task[Any]]]:
+            async with make_adapter("async") as adapter:
+                responses = await asyncio.gather(
+                    *(
+                        adapter.aevaluate(
+                            prompt,
+                            messages=(UserMessage(f"run-{index:04d}"),),
+                            deadline=RUN_DEADLINE * 6,
+                        )
+                        for index in range(CONCURRENT_RUNS)
+                    )
+                )
+            return responses, await _settled()
+
+        with LogCapture(wire.profile.loggers) as logs:
+            responses, tasks_left = asyncio.run(everything())
+
+        assert {task.get_coro() for task in tasks_left} == set()
+        for index, response in enumerate(responses):
+            assert response.text == f"run {index} done"
+            results = [(r.call.id, r.result.value) for r in response.tool_results]
+            calls = index % 2  # odd runs call the tool once, even ones answer at once
+            assert results == [(f"call_{index}", _entity(f"{ARGUMENT_SENTINEL}-{index}"))] * calls
+        bodies = [json.dumps(body) for body in wire.requests()]
+        assert len(bodies) == CONCURRENT_RUNS + CONCURRENT_RUNS // 2
+        assert all(len(set(_RUN.findall(body))) == 1 for body in bodies)  # one run per request
+        assert logs.leaks(SENTINELS) == []
+        assert wire.wait_idle()
+        assert threading.active_count() <= threads
+
+
+_RUN = re.compile(r"run-(\d{4})")
+
+
+def _entity(entity_id: str) -> Entity:
+    return Entity(entity_id, f"https://e/{entity_id}")
+
+
+def _answer_for_its_run(body: str) -> ProviderTurn:
+    """The model of the concurrency test: in odd runs a call naming the run, then an answer
+    naming it; in even ones the answer at once; both read from the request itself (another
+    run's words in it would show)."""
+    found = _RUN.search(body)
+    if found is None:
+        raise LookupError("a request without its run's marker")
+    index = int(found[1])
+    if index % 2 == 0 or RESULT_SENTINEL in body:
+        return ProviderTurn(text=f"run {index} done")
+    call = _call(f"call_{index}", f"{ARGUMENT_SENTINEL}-{index}")
+    return ProviderTurn(tool_calls=(call,), finish_reason="tool_calls")
+
+
+def _script_fault_row(wire: ContractWire, row: FaultRow) -> None:
+    """What the server (or its model) answers in ``row``: the fault, then the answer when the
+    row is one the run survives."""
+    survives = isinstance(row.outcome, ToolFailed) or (
+        isinstance(row.outcome, Answered) and row.outcome.retried
+    )
+    if row.wire is not None:
+        wire.script_fault(row.wire)
+    else:
+        assert row.arguments is not None
+        arguments = row.arguments()
+        wire.script(
+            *(
+                ProviderTurn(
+                    tool_calls=(ToolCall(f"call_{turn}", row.tool, arguments),),
+                    finish_reason="tool_calls",
+                )
+                for turn in range(1, row.calling_turns + 1)
+            )
+        )
+    if survives:
+        wire.script(ProviderTurn(text=ANSWER))
+
+
+def _check_outcome(
+    expected: Outcome,
+    row: FaultRow,
+    wire: ContractWire,
+    response: PromptResponse[Any] | None,
+    error: PromptEvaluationError | None,
+    provider: str,
+) -> None:
+    requests = wire.requests()
+    if isinstance(expected, Raised):
+        assert error is not None, f"expected {expected.describe()}, the run answered {response}"
+        if expected.phase in ("request", "response"):
+            assert error.provider == provider
+        want = (expected.phase, expected.status, FAULT_REQUEST_ID if expected.request_id else None)
+        assert (error.phase, error.status, error.request_id) == want, error
+        if expected.requests == "retried":
+            assert len(requests) > 1
+        elif expected.requests is not None:
+            assert len(requests) == expected.requests
+        if row.arguments is not None:  # each call got its one result before the next request
+            for turn, body in enumerate(requests[1:], start=1):
+                assert wire.tool_results(body) == [(f"call_{turn}", False)]
+        return
+    assert error is None, f"expected {expected.describe()}, got {error!r}"
+    assert response is not None
+    if isinstance(expected, Answered):
+        assert response.text == (None if expected.empty else ANSWER)
+        assert len(requests) == (2 if expected.retried else 1)
+        return
+    assert response.text == ANSWER
+    assert len(requests) == 2
+    (result,) = response.tool_results
+    assert result.call.id == "call_1"
+    assert not result.result.success
+    assert expected.detail in result.result.message
+    assert wire.tool_results(requests[1]) == [("call_1", True)]

@@ -22,6 +22,7 @@ import anthropic
 from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
 from affordance.adapters.decoding import adecode_stream, decode_stream
 from affordance.adapters.errors import transport_errors
+from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resolution import SerializerFactories
 from affordance.adapters.sse import aread_events, read_events
 from affordance.errors import PromptEvaluationError
@@ -41,6 +42,8 @@ from affordance_anthropic.serializers import (
 __all__ = ["AnthropicAdapter"]
 
 _REQUEST_ID = "request-id"
+
+withhold_bodies("anthropic._base_client")  # it logs each request's body at DEBUG
 
 
 class AnthropicAdapter(ProviderAdapter):
@@ -122,7 +125,8 @@ class AnthropicAdapter(ProviderAdapter):
         client = self.clients.sync_client()
         arguments = self._arguments(prepared, request, client.timeout)
         try:
-            raw = client.messages.with_raw_response.create(**arguments)
+            with bodies_withheld():
+                raw = client.messages.with_raw_response.create(**arguments)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -134,7 +138,8 @@ class AnthropicAdapter(ProviderAdapter):
         client = self.clients.async_client()
         arguments = self._arguments(prepared, request, client.timeout)
         try:
-            raw = await client.messages.with_raw_response.create(**arguments)
+            with bodies_withheld():
+                raw = await client.messages.with_raw_response.create(**arguments)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -145,13 +150,15 @@ class AnthropicAdapter(ProviderAdapter):
         prepared = self._prepare(request)
         client = self.clients.sync_client()
         arguments = self._arguments(prepared, request, client.timeout)
+        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
         try:
-            with client.messages.with_streaming_response.create(stream=True, **arguments) as raw:
+            with contextlib.ExitStack() as stack:
+                with bodies_withheld():
+                    raw = stack.enter_context(opened)
                 stream = _Stream(raw.http_response, prepared, request.prompt_name)
                 if stream.refused is not None:
                     raise stream.not_a_stream(raw.http_response.read())
                 yield from decode_stream(read_events(raw.iter_lines()), **stream.decoding)
-                stream.finish()
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -163,7 +170,9 @@ class AnthropicAdapter(ProviderAdapter):
         arguments = self._arguments(prepared, request, client.timeout)
         opened = client.messages.with_streaming_response.create(stream=True, **arguments)
         try:
-            async with opened as raw:
+            async with contextlib.AsyncExitStack() as stack:
+                with bodies_withheld():
+                    raw = await stack.enter_async_context(opened)
                 stream = _Stream(raw.http_response, prepared, request.prompt_name)
                 if stream.refused is not None:
                     raise stream.not_a_stream(await raw.http_response.aread())
@@ -171,7 +180,6 @@ class AnthropicAdapter(ProviderAdapter):
                 async with contextlib.aclosing(deltas):
                     async for delta in deltas:
                         yield delta
-                stream.finish()
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -248,8 +256,8 @@ def _timeout(client_timeout: Any, remaining: float | None) -> Any:
 
 class _Stream:
     """What reading one streamed answer needs: the translator and how the core's decoder maps
-    failures; and the checks before (a JSON answer is no stream) and after (no ``message_stop``:
-    the SDK reports a body cut short as nothing at all)."""
+    failures (a body that ends before ``message_stop``, which the SDK reports as nothing at all,
+    is one of them); and the check before: a JSON answer is no stream."""
 
     def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
         self._status: int | None = http_response.status_code
@@ -265,18 +273,6 @@ class _Stream:
             "request_id": self._request_id,
             "transport_errors": transport_errors(http_response),
         }
-
-    def finish(self) -> None:
-        if not self._translator.done:
-            raise PromptEvaluationError(
-                "the anthropic stream ended before message_stop; the answer so far is "
-                "incomplete and was not used",
-                prompt_name=self._prompt_name,
-                phase="response",
-                provider=PROVIDER,
-                status=self._status,
-                request_id=self._request_id,
-            )
 
     def not_a_stream(self, body: bytes) -> PromptEvaluationError:
         return malformed_response(

@@ -3,7 +3,8 @@
 With ``stream_options.include_usage`` the usage arrives in a last chunk whose ``choices`` is
 empty, before ``data: [DONE]``; the turn ends at ``[DONE]``. Tool calls arrive as fragments keyed
 by ``index``: the first carries the id and name, the rest pieces of the arguments text. An
-``{"error": ...}`` chunk is the provider reporting a failure mid-stream.
+``{"error": ...}`` chunk is the provider reporting a failure mid-stream; a stream with no choice
+in any chunk is unusable, as a completion with no choices is.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class ChatStream:
     __slots__ = (
         "_annotations",
         "_calls",
+        "_chosen",
         "_hosted",
         "_reason",
         "_refusal",
@@ -49,6 +51,7 @@ class ChatStream:
         self._text: list[str] = []
         self._annotations: list[Any] = []
         self._calls: list[int] = []
+        self._chosen = False
         self._refusal = False
         self._reason: Any = None
         self._usage: Usage = NO_USAGE
@@ -73,6 +76,7 @@ class ChatStream:
         choice = choices[0]
         if not isinstance(choice, dict):
             raise UnusableResponseError("a chunk's choice is not an object")
+        self._chosen = True
         if choice.get("finish_reason"):
             self._reason = choice["finish_reason"]
         delta = choice.get("delta")
@@ -116,6 +120,8 @@ class ChatStream:
         return out
 
     def _end(self) -> list[Delta]:
+        if not self._chosen:
+            raise UnusableResponseError("the stream carried no choices")
         out: list[Delta] = [ToolCallReady(index) for index in self._calls]
         if self._hosted:
             text = "".join(self._text) or None

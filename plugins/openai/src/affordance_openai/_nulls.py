@@ -72,8 +72,8 @@ def drop_nulls_in_json(text: str, plan: NullPlan) -> str:
     """``text`` with the plan's nulls dropped; unchanged if it is not JSON or nothing dropped."""
     try:
         data = json.loads(text)
-    except ValueError:
-        return text  # the executor (or the output parser) reports invalid JSON to the model
+    except (ValueError, RecursionError):
+        return text  # the executor (or the output parser) reports invalid or too deep JSON
     if not drop_introduced_nulls(data, plan):
         return text
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

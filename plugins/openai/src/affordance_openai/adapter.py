@@ -31,6 +31,7 @@ from affordance.adapters import (
     read_events,
 )
 from affordance.adapters.errors import transport_errors
+from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resolution import SerializerFactories
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
@@ -49,6 +50,8 @@ from affordance_openai.serializers import (
 __all__ = ["OpenAIAdapter"]
 
 Api = Literal["responses", "chat"]
+
+withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
 
 
 class OpenAIAdapter(ProviderAdapter):
@@ -126,7 +129,8 @@ class OpenAIAdapter(ProviderAdapter):
         client = self.clients.sync_client()
         api = client.responses if self.api == "responses" else client.chat.completions
         try:
-            raw = api.with_raw_response.create(**self._arguments(prepared, request))
+            with bodies_withheld():
+                raw = api.with_raw_response.create(**self._arguments(prepared, request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -138,7 +142,8 @@ class OpenAIAdapter(ProviderAdapter):
         client = self.clients.async_client()
         api = client.responses if self.api == "responses" else client.chat.completions
         try:
-            raw = await api.with_raw_response.create(**self._arguments(prepared, request))
+            with bodies_withheld():
+                raw = await api.with_raw_response.create(**self._arguments(prepared, request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -151,7 +156,10 @@ class OpenAIAdapter(ProviderAdapter):
         api = client.responses if self.api == "responses" else client.chat.completions
         arguments = self._arguments(prepared, request)
         try:
-            with api.with_streaming_response.create(**arguments, stream=True) as raw:
+            with contextlib.ExitStack() as stack:
+                with bodies_withheld():
+                    opened = api.with_streaming_response.create(**arguments, stream=True)
+                    raw = stack.enter_context(opened)
                 yield from decode_stream(
                     read_events(raw.iter_lines()),
                     self._translation(prepared),
@@ -171,7 +179,10 @@ class OpenAIAdapter(ProviderAdapter):
         api = client.responses if self.api == "responses" else client.chat.completions
         arguments = self._arguments(prepared, request)
         try:
-            async with api.with_streaming_response.create(**arguments, stream=True) as raw:
+            async with contextlib.AsyncExitStack() as stack:
+                with bodies_withheld():
+                    opened = api.with_streaming_response.create(**arguments, stream=True)
+                    raw = await stack.enter_async_context(opened)
                 deltas = adecode_stream(
                     aread_events(raw.iter_lines()),
                     self._translation(prepared),

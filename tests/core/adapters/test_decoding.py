@@ -1,0 +1,59 @@
+"""``decode_stream``: a stream whose events run out before the turn's end is an error carrying
+the request id, never a shorter answer; a complete one passes through."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable
+
+import pytest
+
+from affordance.adapters import adecode_stream, decode_stream
+from affordance.errors import PromptEvaluationError
+from affordance.runtime.deltas import Delta, TextPiece, TurnEnd
+from affordance.runtime.turn import Usage
+
+END = TurnEnd(Usage(), "stop", None)
+
+
+def translate(event: str) -> Iterable[Delta]:
+    return (END,) if event == "end" else (TextPiece(event),)
+
+
+def decoded(events: list[str]) -> list[Delta]:
+    return list(decode_stream(events, translate, provider="p", prompt_name="x", request_id="r1"))
+
+
+def adecoded(events: list[str]) -> list[Delta]:
+    async def source() -> AsyncIterator[str]:
+        for event in events:
+            yield event
+
+    async def collect() -> list[Delta]:
+        stream = adecode_stream(source(), translate, provider="p", prompt_name="x", request_id="r1")
+        return [delta async for delta in stream]
+
+    return asyncio.run(collect())
+
+
+@pytest.mark.parametrize("read", [decoded, adecoded], ids=["sync", "async"])
+def test_events_that_run_out_before_the_end_are_an_error_with_the_request_id(read) -> None:
+    with pytest.raises(PromptEvaluationError) as raised:
+        read(["Half an ", "answer"])
+
+    error = raised.value
+    assert (error.provider, error.phase, error.request_id) == ("p", "response", "r1")
+    assert "ended before the turn was complete" in error.message
+
+
+@pytest.mark.parametrize("read", [decoded, adecoded], ids=["sync", "async"])
+def test_a_stream_that_reaches_its_end_passes_through(read) -> None:
+    assert read(["An ", "answer", "end"]) == [TextPiece("An "), TextPiece("answer"), END]
+
+
+def test_an_end_made_once_the_events_run_out_counts() -> None:
+    deltas = decode_stream(
+        ["An answer"], translate, provider="p", prompt_name="x", end=lambda: (END,)
+    )
+
+    assert list(deltas) == [TextPiece("An answer"), END]
