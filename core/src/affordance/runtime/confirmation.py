@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from affordance._fastinit import fast_init
 
-__all__ = ["Confirmation", "PendingConfirmation", "approve", "arguments_of", "deny"]
+__all__ = [
+    "Confirmation",
+    "PendingConfirmation",
+    "answer_problems",
+    "approve",
+    "arguments_of",
+    "deny",
+]
 
 
 @fast_init
@@ -49,3 +56,22 @@ def arguments_of(params: Any) -> Mapping[str, Any]:
 
     data = dump(params) if params is not None else {}
     return data if isinstance(data, Mapping) else {"value": data}
+
+
+def answer_problems(pending: Iterable[str], confirmations: Mapping[str, Confirmation]) -> str:
+    """What is wrong with ``confirmations`` as the answers to the ``pending`` call ids ("" when
+    nothing): every pending call answered, each with an approve()/deny() answer, and nothing
+    else answered."""
+    waiting = set(pending)
+    problems = []
+    unknown = sorted(set(confirmations) - waiting)
+    if unknown:
+        problems.append(f"calls that are not pending: {', '.join(unknown)}")
+    missing = sorted(waiting - set(confirmations))
+    if missing:
+        problems.append(f"no answer for pending calls: {', '.join(missing)}")
+    answers: Mapping[str, object] = confirmations  # callers are not always type-checked
+    wrong = sorted(c for c, a in answers.items() if not isinstance(a, Confirmation))
+    if wrong:
+        problems.append(f"not an approve()/deny() answer: {', '.join(wrong)}")
+    return "; ".join(problems)

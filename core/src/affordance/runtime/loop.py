@@ -23,7 +23,12 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime import failures
 from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
-from affordance.runtime.confirmation import Confirmation, PendingConfirmation, arguments_of
+from affordance.runtime.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    answer_problems,
+    arguments_of,
+)
 from affordance.runtime.context import ToolContext
 from affordance.runtime.events import (
     ConfirmationRequested,
@@ -217,7 +222,13 @@ class Evaluation(Generic[OutputT]):
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
         """Continue a suspended evaluation with the caller's answers for its pending calls."""
         pending = [slot for slot in self._slots if slot.pending is not None]
-        self._check_answers(confirmations)
+        problems = answer_problems(self.pending_call_ids(), confirmations)
+        if problems:
+            raise PromptEvaluationError(
+                f"confirmations do not fit the pending calls ({problems})",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+            )
         self.session.release(self)
         tools = self._tools
         to_run: list[tuple[PreparedCall, ToolContext]] = []
@@ -254,27 +265,6 @@ class Evaluation(Generic[OutputT]):
 
     def pending_call_ids(self) -> tuple[str, ...]:
         return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
-
-    def _check_answers(self, confirmations: Mapping[str, Confirmation]) -> None:
-        """Every pending call answered, with an answer, and nothing else answered."""
-        pending = set(self.pending_call_ids())
-        problems = []
-        unknown = sorted(set(confirmations) - pending)
-        if unknown:
-            problems.append(f"calls that are not pending: {', '.join(unknown)}")
-        missing = sorted(pending - set(confirmations))
-        if missing:
-            problems.append(f"no answer for pending calls: {', '.join(missing)}")
-        answers: Mapping[str, object] = confirmations  # callers are not always type-checked
-        wrong = sorted(c for c, a in answers.items() if not isinstance(a, Confirmation))
-        if wrong:
-            problems.append(f"not an approve()/deny() answer: {', '.join(wrong)}")
-        if problems:
-            raise PromptEvaluationError(
-                f"confirmations do not fit the pending calls ({'; '.join(problems)})",
-                prompt_name=self.prompt.name,
-                phase="confirm",
-            )
 
     # -- turn bookkeeping ------------------------------------------------------------------
 
