@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import affordance
-from affordance._fastinit import _ORIGINAL_INITS, fast_init, replaced_init
+from affordance._fastinit import _ORIGINAL_INITS, compiled_init, fast_init, replaced_init
 from affordance.adapters import ModelRequest
 from affordance.runtime.deltas import TextPiece
 from affordance.runtime.executor import PreparedCall
@@ -50,10 +50,11 @@ DECORATED = sorted(_ORIGINAL_INITS.items(), key=lambda item: _qualified(item[0])
 @pytest.mark.parametrize("cls", [cls for cls, _ in DECORATED], ids=_qualified)
 def test_every_decorated_class_keeps_the_dataclass_signature(cls: type[Any]) -> None:
     original = replaced_init(cls)
+    init = compiled_init(cls)
 
-    assert _shape(cls.__init__) == _shape(original)
+    assert _shape(init) == _shape(original)
     for ours, theirs in zip(
-        inspect.signature(cls.__init__).parameters.values(),
+        inspect.signature(init).parameters.values(),
         inspect.signature(original).parameters.values(),
         strict=True,
     ):
