@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from affordance.adapters.resolution import Resolution, SerializerFactories
@@ -78,9 +80,7 @@ class ProviderAdapter(Evaluator):
         """Serializers and codecs for the current registry snapshot (cheap after the first)."""
         registry = self._fixed_registry
         if registry is None:
-            from affordance.plugins import registry as default_registry
-
-            registry = default_registry()
+            registry = _plugins().registry()
         resolved = self._resolution
         if resolved is None or resolved.registry is not registry:
             resolved = Resolution(
@@ -254,3 +254,12 @@ class ProviderAdapter(Evaluator):
         Provider plugins override this with the body their ``send`` builds.
         """
         raise NotImplementedError(f"{type(self).__qualname__} does not preview its requests")
+
+
+@functools.cache
+def _plugins() -> ModuleType:
+    """``affordance.plugins``, imported once, when first needed: adapters with no wire format
+    (the offline ones) never load the plugin machinery."""
+    import affordance.plugins
+
+    return affordance.plugins

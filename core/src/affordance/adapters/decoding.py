@@ -124,8 +124,8 @@ def token_count(value: Any, key: str | None = None) -> int:
     """An integer usage field (``value[key]`` when ``key`` is given); 0 when absent or not an
     integer (a provider that sends ``null`` or a string must not break the run)."""
     if key is not None:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        value = value.get(key) if type(value) is dict else None
+    return value if type(value) is int else 0  # JSON integers only: not bool, not float
 
 
 class _StreamErrors:

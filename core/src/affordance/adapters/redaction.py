@@ -12,9 +12,8 @@ logged as the SDK logs them. Nothing here knows an SDK.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -60,12 +59,15 @@ def withhold_bodies(logger_name: str) -> None:
         logger.addFilter(_WithholdBodies())
 
 
-@contextlib.contextmanager
-def bodies_withheld() -> Iterator[None]:
+class bodies_withheld:  # noqa: N801 - used as a function: ``with bodies_withheld():``
     """Send requests in this block: the SDK's records of them carry no body. Enter it around
-    the call that sends (and retries), never across a ``yield``."""
-    token = _withholding.set(True)
-    try:
-        yield
-    finally:
-        _withholding.reset(token)
+    the call that sends (and retries), never across a ``yield``. (A class rather than a
+    ``contextmanager`` generator: it is entered for every request.)"""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _withholding.set(True)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _withholding.reset(self._token)
