@@ -21,7 +21,7 @@ from affordance import HostedToolActivity, HostedToolResult, PromptEvaluationErr
 from affordance.adapters import ModelRequest, ProviderTurn
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 from taskchat.chat_stream import event_data, server_sent_event
-from taskchat.offline_model import respond
+from taskchat.offline import respond
 
 Chat = Any  # conftest's Chat helper
 Event = tuple[str, dict[str, Any]]

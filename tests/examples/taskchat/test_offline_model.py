@@ -10,8 +10,8 @@ import pytest
 
 from affordance.adapters import ModelRequest
 from affordance.testing import text
-from taskchat import offline_model
-from taskchat.offline_model import HELP, TaskRef, parse_intent, parse_when
+from taskchat.offline import HELP, TaskRef, parse_intent, parse_when
+from taskchat.offline import model as offline_model
 
 MONDAY = date(2026, 3, 2)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from taskchat.offline_model import respond
+from taskchat.offline import respond
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [

@@ -19,10 +19,9 @@ and their results are stored with the pending turn cleared, so an approved call 
 twice.
 
 **Durable runs** (``--temporal``, a :class:`~taskchat.durable.DurableAgent`): the same requests,
-but the run is a Temporal workflow (:meth:`ChatService._run_durably`); a run waiting for
-confirmation is stored as a durable pending turn, answered by signalling it
-(:meth:`ChatService._resume_durable_run`). The listener hears the run's events once it has
-settled, not as they happen.
+but the run is a Temporal workflow (:class:`~taskchat.chat_durable.DurableRuns`); a run waiting
+for confirmation is stored as a durable pending turn, answered by signalling it. The listener
+hears the run's events once it has settled, not as they happen.
 """
 
 from __future__ import annotations
@@ -31,25 +30,24 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from affordance import (
-    ConfirmationRequired,
     Evaluator,
     PromptEvaluationError,
     PromptResponse,
     PromptTemplate,
     RunFinished,
-    RunStarted,
     StreamEvent,
     Tool,
     ToolCallFinished,
     TurnFinished,
 )
 from affordance.adapters import AssistantMessage, Message, ToolResultMessage, UserMessage
+from taskchat.chat_durable import DurableRuns
 from taskchat.chat_errors import (
     ChatError,
     ConversationBusyError,
@@ -68,10 +66,10 @@ from taskchat.conversations import (
     PendingTurn,
 )
 from taskchat.prompt import AssistantContext
+from taskchat.settled_runs import SettledRun, confirmation_text, uninterrupted
 from taskchat.suspended_turns import Answer, TurnFinisher, check_answers, suspended_turn
 
 if TYPE_CHECKING:  # the durable module imports temporalio: only with --temporal
-    from affordance_temporal.chat import ChatTurn
     from taskchat.durable import DurableAgent
 
 __all__ = [
@@ -85,8 +83,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("taskchat.chat")
-
-T = TypeVar("T")
 
 
 # -- results and events ------------------------------------------------------------------------
@@ -140,15 +136,6 @@ run, or, if it waits, one ``ConfirmationRequired`` per held call."""
 ChatListener = Callable[[ChatEvent], None]
 
 
-@dataclass(frozen=True, slots=True)
-class _Settled:
-    """What a run leaves to store: its new messages, the turn it waits on, the reply."""
-
-    messages: tuple[Message, ...]
-    pending: PendingTurn | None
-    reply: str
-
-
 # -- the service -------------------------------------------------------------------------------
 
 
@@ -176,7 +163,11 @@ class ChatService:
         self._conversations = conversations
         self._today = today
         self._deadline = deadline
-        self._durable = durable
+        self._durable = (
+            DurableRuns(durable, prompt_name=prompt.name, deadline=deadline)
+            if durable is not None
+            else None
+        )
         self._finisher = TurnFinisher(adapter=adapter, prompt=prompt, deadline=deadline)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -265,9 +256,12 @@ class ChatService:
     ) -> ChatReply:
         context = self._context()
         if conversation.pending is not None and conversation.pending.durable:
-            return await self._resume_durable_run(
-                conversation, conversation.pending, message, confirmations, heard, outcomes
+            assert self._durable is not None  # _chat refuses the request otherwise
+            settled = await self._durable.resume(
+                conversation.pending, message, confirmations, heard
             )
+            await uninterrupted(self._save(conversation, settled.messages, settled.pending))
+            return self._reply(conversation, settled, outcomes)
         finishing: asyncio.Task[tuple[ToolResultMessage, ...]] | None = None
         if conversation.pending is not None:
             # A task of its own, so that confirmed calls run to the end whatever happens here.
@@ -282,19 +276,17 @@ class ChatService:
             if self._durable is None:
                 response = await self._run_agent(context, messages, heard)
                 pending = suspended_turn(response, [o.as_message() for o in outcomes])
-                settled = _Settled(response.messages, pending, _reply_text(response, pending))
+                settled = SettledRun(response.messages, pending, _reply_text(response, pending))
             else:
-                settled = await self._run_durably(
-                    self._durable, conversation, context, messages, heard
-                )
+                settled = await self._durable.run(conversation.id, context, messages, heard)
         except BaseException:
             if finishing is not None:
                 # The confirmed calls ran (or finish now): keep their results, so they never
                 # run twice.
-                await _uninterrupted(self._keep_finished_turn(conversation, finishing))
+                await uninterrupted(self._keep_finished_turn(conversation, finishing))
             raise
         appended = (*opening, *settled.messages)
-        await _uninterrupted(self._save(conversation, appended, settled.pending))
+        await uninterrupted(self._save(conversation, appended, settled.pending))
         return self._reply(conversation, settled, outcomes)
 
     async def _run_agent(
@@ -323,74 +315,8 @@ class ChatService:
             raise ModelFailureError("the model's stream ended without a response")
         return events.response
 
-    async def _run_durably(
-        self,
-        durable: DurableAgent,
-        conversation: Conversation,
-        context: AssistantContext,
-        messages: Sequence[Message],
-        heard: ChatListener,
-    ) -> _Settled:
-        """The run answering ``messages`` on Temporal, until it replied or waits.
-
-        A request that stops first (its client left, the deadline passed) cancels the run, so
-        that, as in the process, no run of a new message outlives its request."""
-        workflow_id = durable.workflow_id(conversation.id, messages)
-        heard(RunStarted(self._prompt.name, workflow_id))
-        try:
-            # started whatever happens to this request, so that the cancel below finds it
-            run = await _uninterrupted(durable.start(conversation.id, messages, context))
-            turn = await self._within_deadline(durable.settled(run))
-        except (asyncio.CancelledError, ModelTimeoutError):
-            await _uninterrupted(durable.abandon(workflow_id))
-            raise
-        return self._settled_durably(turn, heard)
-
-    async def _resume_durable_run(
-        self,
-        conversation: Conversation,
-        pending: PendingTurn,
-        reason: str,
-        confirmations: Mapping[str, Answer],
-        heard: ChatListener,
-        outcomes: Sequence[ToolOutcome],
-    ) -> ChatReply:
-        """Signal the answers to the durable run the conversation waits on, and store how it
-        went on. A request that stops after its signals leaves the run going and the pending
-        turn stored: answering again collects the run (the first answers stand)."""
-        assert self._durable is not None  # _chat refuses the request otherwise
-        heard(RunStarted(self._prompt.name, pending.run_id, resumed=True))
-        turn = await self._within_deadline(
-            self._durable.answer(pending.run_id, confirmations, reason)
-        )
-        settled = self._settled_durably(turn, heard)
-        await _uninterrupted(self._save(conversation, settled.messages, settled.pending))
-        return self._reply(conversation, settled, outcomes)
-
-    def _settled_durably(self, turn: ChatTurn, heard: ChatListener) -> _Settled:
-        """A settled durable run's events and what to store: its messages once it finished;
-        while it waits, only a durable pending turn (the run holds its transcript so far)."""
-        response = turn.response
-        if response is not None:
-            for item in response.tool_results:
-                heard(ToolCallFinished(item.call.id, item.name, item.result, item.turn))
-            return _Settled(response.messages, None, response.text or "")
-        calls = tuple(PendingCall(p.call_id, p.name, dict(p.arguments)) for p in turn.pending)
-        for call in calls:
-            heard(ConfirmationRequired(call.call_id, call.name, call.arguments))
-        pending = PendingTurn(run_id=turn.workflow_id, turn=0, calls=calls, durable=True)
-        return _Settled((), pending, _confirmation_text(calls))
-
-    async def _within_deadline(self, work: Coroutine[Any, Any, T]) -> T:
-        """``work``, given ``deadline`` seconds (a durable run's wait; the run in the process
-        has the deadline of its own)."""
-        try:
-            return await asyncio.wait_for(work, self._deadline)
-        except asyncio.TimeoutError:
-            raise ModelTimeoutError("the assistant did not finish in time") from None
-
     def _reply(
-        self, conversation: Conversation, settled: _Settled, outcomes: Sequence[ToolOutcome]
+        self, conversation: Conversation, settled: SettledRun, outcomes: Sequence[ToolOutcome]
     ) -> ChatReply:
         return ChatReply(
             conversation_id=conversation.id,
@@ -428,17 +354,6 @@ class ChatService:
 # -- the parts ---------------------------------------------------------------------------------
 
 
-async def _uninterrupted(work: Coroutine[Any, Any, T]) -> T:
-    """Finish ``work`` even if this task is cancelled meanwhile (the cancellation goes on once
-    it is done): what has been done must be stored."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await task
-        raise
-
-
 def _outcome(event: ToolCallFinished) -> ToolOutcome:
     result = event.result
     return ToolOutcome(
@@ -453,12 +368,8 @@ def _reply_text(response: PromptResponse[None], pending: PendingTurn | None) -> 
         turn = response.messages[-1]
         if isinstance(turn, AssistantMessage) and turn.text:
             return turn.text
-        return _confirmation_text(pending.calls)
+        return confirmation_text(pending.calls)
     return ""
-
-
-def _confirmation_text(calls: Sequence[PendingCall]) -> str:
-    return f"This needs your confirmation: {', '.join(call.name for call in calls)}."
 
 
 def _failure(error: BaseException) -> str:

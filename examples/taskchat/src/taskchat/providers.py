@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from affordance import Evaluator, ToolExecutor
 from affordance.plugins import PluginError, UnknownProviderError, load_adapter
-from taskchat.offline_model import offline_adapter
+from taskchat.offline import offline_adapter
 
 __all__ = ["PROVIDERS", "ProviderSetupError", "build_adapter"]
 
