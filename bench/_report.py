@@ -149,7 +149,7 @@ def _goal_text(result: MeasureResult, key: str) -> str:
         return ""
     if goal.max_value is not None:
         limit = f"≤ {format_value(goal.max_value)} {result.rows[key][1]}"
-        passed = own is not None and own.median < goal.max_value
+        passed = own is not None and own.median <= goal.max_value
     else:
         assert goal.reference is not None
         assert goal.max_ratio is not None
