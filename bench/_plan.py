@@ -112,14 +112,14 @@ class Goal:
 
 GOALS = (
     Goal(
-        "`import affordance` < 10% of `import weakincentives`",
+        "`import affordance` ≤ 10% of `import weakincentives`",
         "import_time",
         "package",
         reference="weakincentives",
         max_ratio=0.10,
     ),
     Goal(
-        "render (20 sections, 20 tools) < 10% of weakincentives 0.27",
+        "render (20 sections, 20 tools) ≤ 10% of weakincentives 0.27",
         "render",
         "render",
         reference="weakincentives",

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _report import PEER_DISTRIBUTIONS
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 PUBLISHED = BENCH / "published.json"
@@ -47,6 +49,13 @@ _ROWS = (
 )
 
 
+def _load(value: Any) -> str:
+    """The 1-, 5- and 15-minute load averages, as ``uptime`` shows them."""
+    if isinstance(value, list):
+        return ", ".join(f"{part:.2f}" for part in value)
+    return str(value if value is not None else "?")
+
+
 def _column(framework: str) -> str:
     """The table column of a framework: every provider's SDK shares the SDK columns."""
     if framework.endswith("-sdk-raw"):
@@ -71,14 +80,14 @@ def section(payload: dict[str, Any]) -> str:
     meta, environment = payload["meta"], payload["environment"]
     machine = meta["machine"]
     versions = environment.get("versions", {})
-    shown = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+    shown = ", ".join(f"{name} {versions[name]}" for name in PEER_DISTRIBUTIONS if name in versions)
     commit = meta["git"].get("commit") or "?"
     cpu = machine.get("cpu", machine.get("machine", "?"))
     measured_on = (
         f"Measured with `python3 dev.py bench` (`bench/run.py --publish`; see "
         f"[bench/README.md](bench/README.md)) on {meta['started']}: {cpu}, "
         f"{machine.get('cpus', '?')} CPUs, {machine.get('memory_gib', '?')} GiB, load average "
-        f"{machine.get('load_average', '?')} at the start; Python {environment['python']}; "
+        f"{_load(machine.get('load_average'))} at the start; Python {environment['python']}; "
         f"commit {commit}. Versions: {shown}. Medians over rounds interleaved between frameworks."
     )
     lines = [

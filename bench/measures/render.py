@@ -49,7 +49,11 @@ def section_params_types() -> list[type[Any]]:
 
 def affordance_prompt() -> tuple[Callable[[], Any], Callable[[Any], Any], Callable[[], Any]]:
     from affordance import MarkdownSection, PromptTemplate, Tool, ToolContext, ToolResult
-    from affordance.testing import ScriptedAdapter
+
+    try:  # declarations in the OpenAI format, as weakincentives' tool_to_spec makes them
+        from affordance_openai import OpenAIAdapter
+    except ImportError as error:
+        raise Skip(f"plugin not installed: {error}") from None
 
     def handler(params: LookupParams, *, context: ToolContext) -> ToolResult[LookupResult]:
         return ToolResult.ok(LookupResult(answer=params.query))
@@ -71,7 +75,7 @@ def affordance_prompt() -> tuple[Callable[[], Any], Callable[[Any], Any], Callab
     started = time.perf_counter()
     prompt, params = build()
     build_s = time.perf_counter() - started
-    adapter = ScriptedAdapter()
+    adapter = OpenAIAdapter("bench", api="chat")  # no client: declaring sends nothing
 
     def render() -> Any:
         return prompt.render(*params)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters.encoding import arguments_json, merge_extra_body
+from affordance.adapters.resolution import IdentityCache
 from affordance.runtime.messages import AssistantMessage, ToolResultMessage, UserMessage
 from affordance.runtime.turn import ModelRequest
-from affordance_anthropic._schema import strict_schema_cost
+from affordance_anthropic._schema import StrictSchemaCost, strict_schema_cost
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -163,7 +164,7 @@ def within_strict_budget(
             kept.append(declaration)
             continue
         schema = declaration.get("input_schema")
-        cost = strict_schema_cost(schema if isinstance(schema, Mapping) else {})
+        cost = _cost_of(schema) if isinstance(schema, Mapping) else _NO_COST
         if (
             count + 1 <= budget.tools
             and optional + cost.optional <= budget.optional
@@ -174,6 +175,17 @@ def within_strict_budget(
         else:
             kept.append({k: v for k, v in declaration.items() if k != "strict"})
     return kept
+
+
+_COSTS: IdentityCache[Mapping[str, Any], StrictSchemaCost] = IdentityCache()
+_NO_COST = StrictSchemaCost(0, 0)
+
+
+def _cost_of(schema: Mapping[str, Any]) -> StrictSchemaCost:
+    """A declaration's strict cost, counted once per schema: declarations are built once per
+    tool and reused by every request."""
+    cost = _COSTS.get(schema)
+    return cost if cost is not None else _COSTS.put(schema, strict_schema_cost(schema))
 
 
 # -- the transcript ----------------------------------------------------------------------------

@@ -81,18 +81,30 @@ class _Route:
         self.path = f"{resource}:generateContent"
         self.stream_path = f"{resource}:streamGenerateContent?alt=sse"
         # One attempt per SDK call: the adapter's retry budget is the only one. The API
-        # version applies to the Developer API (Vertex AI has its own versions).
+        # version applies to the Developer API (Vertex AI has its own versions). Options the
+        # client already has are not passed again: the SDK merges per-request options into
+        # the client's on every request, which costs more than the rest of sending it.
         version = None if api.vertexai else api_version
-        self.base_options = types.HttpOptions(
-            api_version=version, retry_options=types.HttpRetryOptions(attempts=1)
+        own = api._http_options
+        same_version = version is None or getattr(own, "api_version", None) == version
+        no_retries = getattr(own, "retry_options", None) is None  # the SDK's default: 1 attempt
+        self.base_options: types.HttpOptions | None = (
+            None
+            if same_version and no_retries
+            else types.HttpOptions(
+                api_version=version, retry_options=types.HttpRetryOptions(attempts=1)
+            )
         )
 
-    def options(self, request: ModelRequest) -> types.HttpOptions:
+    def options(self, request: ModelRequest) -> types.HttpOptions | None:
         """The per-request options: the deadline bounds the HTTP timeout (milliseconds)."""
         remaining = request.timeout()
         if remaining is None:
             return self.base_options
-        return self.base_options.model_copy(update={"timeout": max(1, int(remaining * 1000))})
+        timeout = max(1, int(remaining * 1000))
+        if self.base_options is None:
+            return types.HttpOptions(timeout=timeout)
+        return self.base_options.model_copy(update={"timeout": timeout})
 
     def body(self, prepared: PreparedRequest) -> dict[str, Any]:
         """The body to hand over: the SDK merges a client-level ``extra_body`` into it in place,
