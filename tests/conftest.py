@@ -11,6 +11,9 @@ import pytest
 
 from affordance.testing.network import block_network
 
+# the weather prompt fixtures (``calls``, ``make_prompt``, ``prompt``) of tests/fixtures/weather.py
+pytest_plugins = ["weather"]
+
 
 @pytest.fixture(autouse=True)
 def _no_network() -> Iterator[None]:

@@ -1,20 +1,18 @@
 """Shared pieces of the Anthropic adapter tests: the loopback server, real SDK clients pointed at
-it, a small weather prompt whose tools record their calls, and a runner that evaluates a prompt
-in each of the four ways (``evaluate``, ``aevaluate``, ``stream``, ``astream``)."""
+it, and a runner that evaluates a prompt in each of the four ways (``evaluate``,
+``aevaluate``, ``stream``, ``astream``). The weather prompt is tests/fixtures/weather.py's."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import anthropic
 import pytest
 from loopback import MESSAGES_PATH, JsonReply, LoopbackServer, anthropic_server, message_stream
 
-from affordance import MarkdownSection, PromptResponse, PromptTemplate, Tool, ToolResult
+from affordance import PromptResponse, PromptTemplate
 from affordance.runtime.stream_events import RunFinished
 from affordance_anthropic import AnthropicAdapter
 
@@ -132,61 +130,3 @@ def loopback(server: LoopbackServer) -> Iterator[Loopback]:
     made = Loopback(server)
     yield made
     made.close()
-
-
-@dataclass(frozen=True)
-class WeatherParams:
-    city: str
-    unit: str = "c"
-
-
-@dataclass
-class Calls:
-    """``(tool, city, unit)`` per call (the async driver runs a turn's calls concurrently)."""
-
-    seen: list[Any] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, value: Any) -> None:
-        with self.lock:
-            self.seen.append(value)
-
-
-@pytest.fixture
-def calls() -> Calls:
-    return Calls()
-
-
-@pytest.fixture
-def make_prompt(calls: Calls) -> Callable[..., PromptTemplate[Any]]:
-    """Build the weather prompt: ``get_weather`` succeeds and records; ``flaky`` raises.
-    Keyword arguments go to ``PromptTemplate`` (e.g. ``output_type=``)."""
-    tools = weather_tools(calls)
-
-    def make(**template: Any) -> PromptTemplate[Any]:
-        section = MarkdownSection(title="Task", template="What is the weather?", tools=tools)
-        return PromptTemplate(ns="tests", key="weather", sections=[section], **template)
-
-    return make
-
-
-@pytest.fixture
-def prompt(make_prompt: Callable[..., PromptTemplate[Any]]) -> PromptTemplate[Any]:
-    return make_prompt()
-
-
-def weather_tools(calls: Calls) -> list[Tool[Any, Any]]:
-    def get_weather(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("get_weather", params.city, params.unit))
-        return ToolResult(message=f"{params.city}: sunny, 21 {params.unit}", value=None)
-
-    def flaky(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("flaky", params.city, params.unit))
-        raise RuntimeError("backend down")
-
-    return [
-        Tool[WeatherParams, str](
-            name="get_weather", description="Current weather for a city.", handler=get_weather
-        ),
-        Tool[WeatherParams, str](name="flaky", description="Always fails.", handler=flaky),
-    ]

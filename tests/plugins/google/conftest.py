@@ -1,5 +1,5 @@
 """Shared pieces of the Google adapter tests: the loopback server, real ``google-genai`` clients
-pointed at it, and a small weather prompt whose tools record their calls.
+pointed at it, and the weather prompt (tests/fixtures/weather.py) whose tools record their calls.
 
 Every ``GOOGLE_*`` and ``GEMINI_*`` variable is removed around each test: each of them can
 redirect the SDK (Vertex AI, another base URL or API version, replay mode).
@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import ssl
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -19,7 +17,6 @@ from google import genai
 from google.genai import types
 from loopback import LoopbackServer, google_server
 
-from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
 from affordance.testing import FakeClock
 from affordance_google import GoogleAdapter
 
@@ -101,61 +98,3 @@ def make_adapter(clients: Clients, clock: FakeClock) -> Callable[..., GoogleAdap
         return GoogleAdapter(MODEL, client=client.aio if aio else client, **options)
 
     return make
-
-
-@dataclass(frozen=True)
-class WeatherParams:
-    city: str
-    unit: str = "c"
-
-
-@dataclass
-class Calls:
-    """``(tool, city)`` per call (the async driver runs a turn's calls concurrently)."""
-
-    seen: list[Any] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, value: Any) -> None:
-        with self.lock:
-            self.seen.append(value)
-
-
-@pytest.fixture
-def calls() -> Calls:
-    return Calls()
-
-
-def weather_tools(calls: Calls) -> list[Tool[Any, Any]]:
-    def get_weather(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("get_weather", params.city))
-        return ToolResult(message=f"{params.city}: sunny, 21 {params.unit}", value=None)
-
-    def flaky(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("flaky", params.city))
-        raise RuntimeError("backend down")
-
-    return [
-        Tool[WeatherParams, str](
-            name="get_weather", description="Current weather for a city.", handler=get_weather
-        ),
-        Tool[WeatherParams, str](name="flaky", description="Always fails.", handler=flaky),
-    ]
-
-
-@pytest.fixture
-def make_prompt(calls: Calls) -> Callable[..., PromptTemplate[Any]]:
-    """The weather prompt: ``get_weather`` succeeds and records; ``flaky`` raises. Keyword
-    arguments go to ``PromptTemplate`` (e.g. ``output_type=``)."""
-    tools = weather_tools(calls)
-
-    def make(**template: Any) -> PromptTemplate[Any]:
-        section = MarkdownSection(title="Task", template="What is the weather?", tools=tools)
-        return PromptTemplate(ns="tests", key="weather", sections=[section], **template)
-
-    return make
-
-
-@pytest.fixture
-def prompt(make_prompt: Callable[..., PromptTemplate[Any]]) -> PromptTemplate[Any]:
-    return make_prompt()

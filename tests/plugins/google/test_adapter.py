@@ -72,7 +72,7 @@ def test_parallel_calls_keep_their_ids_and_signatures_and_failures_reach_the_mod
     response = run(make_adapter(), prompt, mode)
 
     assert response.text == "Paris is sunny."
-    assert sorted(calls.seen) == [("flaky", "Rome"), ("get_weather", "Paris")]
+    assert sorted(calls.seen) == [("flaky", "Rome", "c"), ("get_weather", "Paris", "c")]
     assert [(r.call.id, r.result.success) for r in response.tool_results] == [
         ("fc_1", True),
         ("fc_2", False),

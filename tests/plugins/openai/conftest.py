@@ -1,18 +1,14 @@
 """Shared pieces of the OpenAI adapter tests: the loopback server, real SDK clients pointed at
-it, and a small weather prompt whose tools record their calls."""
+it, and the weather prompt (tests/fixtures/weather.py) whose tools record their calls."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 from loopback import LoopbackServer, openai_server
-
-from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
 
 
 @pytest.fixture
@@ -60,61 +56,3 @@ def clients(server: LoopbackServer) -> Iterator[Clients]:
     made = Clients(server)
     yield made
     made.close()
-
-
-@dataclass(frozen=True)
-class WeatherParams:
-    city: str
-    unit: str = "c"
-
-
-@dataclass
-class Calls:
-    """``(tool, city, unit)`` per call (the async driver runs a turn's calls concurrently)."""
-
-    seen: list[Any] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, value: Any) -> None:
-        with self.lock:
-            self.seen.append(value)
-
-
-@pytest.fixture
-def calls() -> Calls:
-    return Calls()
-
-
-@pytest.fixture
-def make_prompt(calls: Calls) -> Callable[..., PromptTemplate[Any]]:
-    """Build the weather prompt: ``get_weather`` succeeds and records; ``flaky`` raises.
-    Keyword arguments go to ``PromptTemplate`` (e.g. ``output_type=``)."""
-    tools = weather_tools(calls)
-
-    def make(**template: Any) -> PromptTemplate[Any]:
-        section = MarkdownSection(title="Task", template="What is the weather?", tools=tools)
-        return PromptTemplate(ns="tests", key="weather", sections=[section], **template)
-
-    return make
-
-
-@pytest.fixture
-def prompt(make_prompt: Callable[..., PromptTemplate[Any]]) -> PromptTemplate[Any]:
-    return make_prompt()
-
-
-def weather_tools(calls: Calls) -> list[Tool[Any, Any]]:
-    def get_weather(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("get_weather", params.city, params.unit))
-        return ToolResult(message=f"{params.city}: sunny, 21 {params.unit}", value=None)
-
-    def flaky(params: WeatherParams) -> ToolResult[str]:
-        calls.add(("flaky", params.city, params.unit))
-        raise RuntimeError("backend down")
-
-    return [
-        Tool[WeatherParams, str](
-            name="get_weather", description="Current weather for a city.", handler=get_weather
-        ),
-        Tool[WeatherParams, str](name="flaky", description="Always fails.", handler=flaky),
-    ]

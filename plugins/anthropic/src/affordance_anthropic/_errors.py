@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import anthropic
 
-from affordance.adapters.errors import (
-    describe_error_body,
-    retried_by,
-    sdk_error,
-    status_error,
-    transport_error,
-)
+from affordance.adapters.errors import stainless_error
 from affordance.errors import PromptEvaluationError
 
 __all__ = ["PROVIDER", "provider_error"]
@@ -29,27 +23,11 @@ def provider_error(
     error: anthropic.AnthropicError, *, prompt_name: str, max_retries: int | None
 ) -> PromptEvaluationError:
     """The evaluation error for an SDK exception, with status and request id when known."""
-    retried = retried_by(PROVIDER, max_retries)
-    if isinstance(error, anthropic.APIStatusError):
-        return status_error(
-            PROVIDER,
-            prompt_name=prompt_name,
-            status=error.status_code,
-            detail=describe_error_body(error.body, error.message, kinds=("type",)),
-            request_id=getattr(error, "request_id", None),
-            response=error.response,
-            retried=retried,
-        )
-    if isinstance(error, anthropic.APIConnectionError):  # APITimeoutError included
-        return transport_error(
-            PROVIDER,
-            prompt_name=prompt_name,
-            timed_out=isinstance(error, anthropic.APITimeoutError),
-            cause=error.__cause__,
-            retried=retried,
-        )
-    if isinstance(error, anthropic.APIError):
-        return PromptEvaluationError(
-            f"anthropic failed: {error.message}", prompt_name=prompt_name, provider=PROVIDER
-        )
-    return sdk_error(PROVIDER, prompt_name=prompt_name, error=error)
+    return stainless_error(
+        anthropic,
+        error,
+        provider=PROVIDER,
+        prompt_name=prompt_name,
+        max_retries=max_retries,
+        error_kinds=("type",),
+    )
