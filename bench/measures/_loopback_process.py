@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["loopback_server"]
+__all__ = ["loopback_server", "serving"]
 
 ANSWER = "It is sunny in Paris."
 CALL = ("call_1", "get_weather", {"city": "Paris"})
@@ -28,13 +28,16 @@ CALL = ("call_1", "get_weather", {"city": "Paris"})
 
 @contextmanager
 def loopback_server() -> Iterator[str]:
-    """Start the server process; yield its base URL (ending in ``/v1``); stop it on exit."""
-    process = subprocess.Popen(
-        [sys.executable, __file__],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    """Start the OpenAI server process; yield its base URL (ending in ``/v1``); stop it on exit."""
+    with serving([sys.executable, __file__]) as base_url:
+        yield base_url
+
+
+@contextmanager
+def serving(command: list[str]) -> Iterator[str]:
+    """Run ``command`` (a loopback server that prints its base URL, then serves until its stdin
+    closes) in a process of its own; yield the base URL; stop it on exit."""
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdin is not None
     assert process.stdout is not None
     try:

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from _harness import Sample, Skip, fixtures_on_path, jobs_of, main, time_awaits, time_calls
+from _loopback_process import serving
 
 FRAMEWORKS = ("anthropic-sdk", "anthropic-sdk-raw", "affordance")
 JOBS = jobs_of(FRAMEWORKS)
@@ -346,22 +346,8 @@ def measure(framework: str, args: argparse.Namespace) -> Sample:
 @contextlib.contextmanager
 def loopback_server() -> Iterator[str]:
     """The Anthropic loopback server in a child process; yields its base URL."""
-    child = subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--serve"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None
-        base_url = child.stdout.readline().strip()
-        if not base_url.startswith("http://"):
-            raise RuntimeError(f"the loopback server did not start: {base_url!r}")
+    with serving([sys.executable, str(Path(__file__).resolve()), "--serve"]) as base_url:
         yield base_url
-    finally:
-        assert child.stdin is not None
-        child.stdin.close()
-        child.wait(timeout=30)
 
 
 def _has_tool_result(body: Any) -> bool:

@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import ssl
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from typing import Any
 
 from _agents import ANSWER, CITY, INSTRUCTIONS, PARAMETERS, QUESTION, TOOL_DESCRIPTION, forecast
 from _harness import Sample, Skip, jobs_of, main, time_awaits, time_calls
+from _loopback_process import serving
 
 FRAMEWORKS = ("google-sdk", "google-sdk-raw", "affordance")
 JOBS = jobs_of(FRAMEWORKS)
@@ -40,26 +40,8 @@ CALL_ID = "fc_1"
 @contextmanager
 def google_loopback() -> Iterator[str]:
     """The loopback server, speaking Gemini, in a process of its own; yields its base URL."""
-    process = subprocess.Popen(
-        [sys.executable, __file__, "--serve"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    try:
-        base_url = process.stdout.readline().strip()
-        if not base_url.startswith("http://"):
-            raise RuntimeError(f"the loopback server did not start (said {base_url!r})")
+    with serving([sys.executable, __file__, "--serve"]) as base_url:
         yield base_url
-    finally:
-        process.stdin.close()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _serve() -> None:
