@@ -36,6 +36,23 @@ def test_an_evaluation_publishes_rendered_invoked_and_executed_events_in_order()
     assert executed.response is response
 
 
+def test_an_event_nobody_would_see_is_not_built_and_one_somebody_would_is():
+    bus, session = EventBus(), Session()
+    assert not bus.wants(PromptRendered)
+    assert not session.records(PromptRendered)
+    assert session.records(ToolInvoked)  # the default session keeps its history
+
+    rendered: list[PromptRendered] = []
+    session.register_reducer(PromptRendered, PromptRendered, lambda kept, event: (*kept, event))
+    ScriptedAdapter([text("ok")]).evaluate(make_prompt(), session=session)
+    bus.subscribe(PromptRendered, rendered.append)
+    ScriptedAdapter([text("ok")]).evaluate(make_prompt(), bus=bus)
+
+    assert bus.wants(PromptRendered)
+    assert len(session.slice(PromptRendered)) == 1
+    assert len(rendered) == 1
+
+
 def test_a_failing_subscriber_is_logged_and_does_not_break_the_run(caplog):
     bus = EventBus()
     later: list[object] = []
