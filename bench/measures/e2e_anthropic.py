@@ -8,8 +8,9 @@ Measured per run, synchronously and awaited one after another on one event loop:
 - ``anthropic-sdk``, the floor: the same two requests written by hand with the typed SDK,
   ``messages.create`` (plain) and ``messages.stream(...).get_final_message()`` (streamed), the
   assistant's content resent as the SDK returned it;
-- ``anthropic-sdk-raw``: the same by hand through the SDK's raw paths and one ``json.loads``
-  per body or event (``with_raw_response``, ``with_streaming_response``), as the adapter does.
+- ``anthropic-sdk-raw``: the same JSON bodies by hand through the client's public ``post``
+  (``cast_to`` the HTTP response, ``stream=True`` for the streamed form) and one ``json.loads``
+  per body or event, as the adapter does: the SDK's fastest path.
 
 The server runs in its own process (this module with ``--serve``), so its work does not share
 the measuring process's interpreter.
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from _harness import Sample, Skip, fixtures_on_path, jobs_of, main, time_awaits, time_calls
 from _loopback_process import serving
 
@@ -36,6 +38,7 @@ FRAMEWORKS = ("anthropic-sdk", "anthropic-sdk-raw", "affordance")
 JOBS = jobs_of(FRAMEWORKS)
 MODEL = "claude-loopback"
 MAX_TOKENS = 1024
+PATH = "/v1/messages"
 INSTRUCTIONS = "You answer weather questions. Use the get_weather tool."
 QUESTION = "What is the weather in Paris?"
 ANSWER = "It is sunny in Paris."
@@ -229,14 +232,23 @@ class _RawStream:
 def raw_runs(base_url: str) -> Runs:
     sync, async_ = clients(base_url)
 
-    def body(messages: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
+    def body(messages: list[dict[str, Any]], stream: bool = False) -> dict[str, Any]:
+        body = {
             "model": MODEL,
             "max_tokens": MAX_TOKENS,
             "messages": messages,
-            "extra_body": {"system": INSTRUCTIONS, "tools": [TOOL]},
-            "timeout": sync.timeout,
+            "system": INSTRUCTIONS,
+            "tools": [TOOL],
         }
+        return {**body, "stream": True} if stream else body
+
+    def post(messages: list[dict[str, Any]], stream: bool = False) -> Any:
+        return sync.post(PATH, cast_to=httpx2.Response, body=body(messages, stream), stream=stream)
+
+    async def apost(messages: list[dict[str, Any]], stream: bool = False) -> Any:
+        return await async_.post(
+            PATH, cast_to=httpx2.Response, body=body(messages, stream), stream=stream
+        )
 
     def follow_up(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
         call = next(block for block in content if block["type"] == "tool_use")
@@ -246,15 +258,13 @@ def raw_runs(base_url: str) -> Runs:
         return "".join(block["text"] for block in content if block["type"] == "text")
 
     def plain_sync() -> str:
-        first = json.loads(
-            sync.messages.with_raw_response.create(**body(first_messages())).http_response.content
-        )
-        second = sync.messages.with_raw_response.create(**body(follow_up(first["content"])))
-        return text_of(json.loads(second.http_response.content)["content"])
+        first = json.loads(post(first_messages()).content)
+        second = post(follow_up(first["content"]))
+        return text_of(json.loads(second.content)["content"])
 
     def streamed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         reader = _RawStream()
-        with sync.messages.with_streaming_response.create(stream=True, **body(messages)) as raw:
+        with contextlib.closing(post(messages, stream=True)) as raw:
             for line in raw.iter_lines():
                 reader.line(line)
         return reader.content
@@ -263,17 +273,19 @@ def raw_runs(base_url: str) -> Runs:
         return text_of(streamed(follow_up(streamed(first_messages()))))
 
     async def plain_async() -> str:
-        first = await async_.messages.with_raw_response.create(**body(first_messages()))
-        content = json.loads(first.http_response.content)["content"]
-        second = await async_.messages.with_raw_response.create(**body(follow_up(content)))
-        return text_of(json.loads(second.http_response.content)["content"])
+        first = await apost(first_messages())
+        content = json.loads(first.content)["content"]
+        second = await apost(follow_up(content))
+        return text_of(json.loads(second.content)["content"])
 
     async def astreamed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         reader = _RawStream()
-        opened = async_.messages.with_streaming_response.create(stream=True, **body(messages))
-        async with opened as raw:
-            async for line in raw.iter_lines():
+        raw = await apost(messages, stream=True)
+        try:
+            async for line in raw.aiter_lines():
                 reader.line(line)
+        finally:
+            await raw.aclose()
         return reader.content
 
     async def stream_async() -> str:

@@ -6,7 +6,8 @@ answer. Two numbers per run: **time to first text delta** (from the start of the
 first piece of the answer, read during complete runs) and the **total** (to the end of the
 answer). Frameworks: affordance (``OpenAIAdapter.stream`` / ``astream``), the SDK
 by hand with its typed streams (``create(stream=True)``, the floor), and the SDK by hand through
-``with_streaming_response`` with one ``json.loads`` per event (its fastest path).
+the client's public ``post`` (``stream=True``, ``cast_to`` the HTTP response) with one
+``json.loads`` per event (its fastest path).
 
     python bench/measures/stream_openai.py [--framework F] [--json] [--quick]
 """
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, ClassVar
 
+import httpx2
 from _agents import (
     ANSWER,
     CITY,
@@ -167,9 +170,10 @@ def _sync_events(client: Any, hand: Any, body: dict[str, Any], raw: bool) -> Ite
         with api.create(**body, stream=True) as stream:
             yield from stream
         return
-    with api.with_streaming_response.create(
-        model=MODEL, **{hand.empty: []}, extra_body=body, stream=True
-    ) as response:
+    response = client.post(
+        hand.path, cast_to=httpx2.Response, body={**body, "stream": True}, stream=True
+    )
+    with contextlib.closing(response):
         for line in response.iter_lines():
             if line.startswith("data: ") and line != "data: [DONE]":
                 yield json.loads(line[6:])
@@ -184,12 +188,15 @@ async def _async_events(
             async for event in stream:
                 yield event
         return
-    async with api.with_streaming_response.create(
-        model=MODEL, **{hand.empty: []}, extra_body=body, stream=True
-    ) as response:
-        async for line in response.iter_lines():
+    response = await client.post(
+        hand.path, cast_to=httpx2.Response, body={**body, "stream": True}, stream=True
+    )
+    try:
+        async for line in response.aiter_lines():
             if line.startswith("data: ") and line != "data: [DONE]":
                 yield json.loads(line[6:])
+    finally:
+        await response.aclose()
 
 
 def _get(value: Any, key: str) -> Any:
@@ -197,7 +204,7 @@ def _get(value: Any, key: str) -> Any:
 
 
 class _ChatHand:
-    empty = "messages"
+    path = "/chat/completions"
     tools: ClassVar[list[dict[str, Any]]] = [
         {
             "type": "function",
@@ -267,7 +274,7 @@ class _ChatHand:
 
 
 class _ResponsesHand:
-    empty = "input"
+    path = "/responses"
     tools: ClassVar[list[dict[str, Any]]] = [
         {
             "type": "function",

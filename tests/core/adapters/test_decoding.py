@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator, Iterable
 
 import pytest
 
-from affordance.adapters import adecode_stream, decode_stream
+from affordance.adapters import adecode_stream, decode_stream, decode_turn
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta, TextPiece, TurnEnd
-from affordance.runtime.turn import Usage
+from affordance.runtime.turn import ProviderTurn, Usage
 
 END = TurnEnd(Usage(), "stop", None)
 
@@ -57,3 +57,20 @@ def test_an_end_made_once_the_events_run_out_counts() -> None:
     )
 
     assert list(deltas) == [TextPiece("An answer"), END]
+
+
+def test_a_request_id_finder_runs_only_when_the_body_cannot_be_read() -> None:
+    asked: list[str] = []
+
+    def find() -> str:
+        asked.append("asked")
+        return "req_7"
+
+    turn = ProviderTurn(text="ok")
+    names = {"provider": "p", "prompt_name": "q", "request_id": find}
+    assert decode_turn(b'{"a": 1}', lambda data: turn, **names) is turn
+    assert asked == []
+    with pytest.raises(PromptEvaluationError) as raised:
+        decode_turn(b"{not json", lambda data: turn, **names)
+    assert raised.value.request_id == "req_7"
+    assert asked == ["asked"]

@@ -100,9 +100,12 @@ def decode_turn(
     provider: str,
     prompt_name: str,
     status: int | None = None,
-    request_id: str | None = None,
+    request_id: str | Callable[[], str | None] | None = None,
 ) -> ProviderTurn:
-    """``parse(json.loads(content))``, with every way that can fail as one readable error."""
+    """``parse(json.loads(content))``, with every way that can fail as one readable error.
+
+    ``request_id`` may be a function that finds it (in the response's headers, say): it is
+    called only when the body cannot be read, so a turn that decodes pays nothing for it."""
     try:
         data = parse_json(content)
         try:
@@ -115,7 +118,7 @@ def decode_turn(
             provider=provider,
             prompt_name=prompt_name,
             status=status,
-            request_id=request_id,
+            request_id=request_id() if callable(request_id) else request_id,
             raw_text=content.decode("utf-8", errors="replace"),
         ) from error
 
@@ -137,13 +140,17 @@ class _StreamErrors:
         self,
         provider: str,
         prompt_name: str,
-        request_id: str | None,
+        request_id: str | Callable[[], str | None] | None,
         transport: tuple[type[BaseException], ...],
     ) -> None:
         self.provider = provider
         self.prompt_name = prompt_name
         self.request_id = request_id
         self.transport = transport
+
+    def _request_id(self) -> str | None:
+        found = self.request_id
+        return found() if callable(found) else found
 
     def of(self, error: BaseException) -> PromptEvaluationError | None:
         if isinstance(error, UnusableResponseError):
@@ -152,7 +159,7 @@ class _StreamErrors:
                 prompt_name=self.prompt_name,
                 phase="response",
                 provider=self.provider,
-                request_id=self.request_id,
+                request_id=self._request_id(),
             )
         if isinstance(error, StreamFailedError):
             return PromptEvaluationError(
@@ -161,7 +168,7 @@ class _StreamErrors:
                 phase="response",
                 provider=self.provider,
                 status=error.status,
-                request_id=self.request_id,
+                request_id=self._request_id(),
             )
         if isinstance(error, self.transport):
             return PromptEvaluationError(
@@ -169,7 +176,7 @@ class _StreamErrors:
                 prompt_name=self.prompt_name,
                 phase="response",
                 provider=self.provider,
-                request_id=self.request_id,
+                request_id=self._request_id(),
             )
         return None
 
@@ -180,7 +187,7 @@ class _StreamErrors:
             prompt_name=self.prompt_name,
             phase="response",
             provider=self.provider,
-            request_id=self.request_id,
+            request_id=self._request_id(),
         )
 
 
@@ -190,14 +197,15 @@ def decode_stream(
     *,
     provider: str,
     prompt_name: str,
-    request_id: str | None = None,
+    request_id: str | Callable[[], str | None] | None = None,
     transport_errors: tuple[type[BaseException], ...] = (),
     end: Callable[[], Iterable[Delta]] | None = None,
 ) -> Iterator[Delta]:
     """The deltas ``translate`` makes of each event, then those ``end()`` makes once the events
     run out (a translator that closes the turn only then); what breaks on the way (a malformed
     event, an error event, a transport error of ``transport_errors``, events that run out
-    before a ``TurnEnd``) as a ``PromptEvaluationError``."""
+    before a ``TurnEnd``) as a ``PromptEvaluationError``. ``request_id`` may be a function,
+    called only for such an error (as in :func:`decode_turn`)."""
     errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
     caught: tuple[type[BaseException], ...] = (
         UnusableResponseError,
@@ -227,7 +235,7 @@ async def adecode_stream(
     *,
     provider: str,
     prompt_name: str,
-    request_id: str | None = None,
+    request_id: str | Callable[[], str | None] | None = None,
     transport_errors: tuple[type[BaseException], ...] = (),
     end: Callable[[], Iterable[Delta]] | None = None,
 ) -> AsyncGenerator[Delta, None]:

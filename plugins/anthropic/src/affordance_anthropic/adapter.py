@@ -4,11 +4,11 @@ The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` re
 answer and :mod:`._stream` a streamed one into the core's turn and deltas; the tool
 declarations, tool-result blocks and output formats come from the serializers the plugin
 registry resolves (:mod:`.serializers` by default); the loop, tool execution and confirmations
-are the core's. Requests go through the SDK's raw paths (``with_raw_response`` /
-``with_streaming_response``) with the body handed over as ``extra_body``, and the answer is
-parsed once with ``json.loads`` (per event, when streaming): the SDK still owns auth, base URL,
-headers, timeouts and retries, but neither walks our body against its TypedDicts nor builds
-pydantic models we would only dump again (``specs/adapters/anthropic.md`` has the measurements).
+are the core's. Requests go through the SDK client's public ``post`` with our ready JSON body
+(:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed once with
+``json.loads`` (per event, when streaming): the SDK still owns auth, base URL, headers,
+timeouts and retries, but neither walks our body against its TypedDicts nor builds pydantic
+models we would only dump again (``specs/adapters/anthropic.md`` has the measurements).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from affordance.adapters.errors import transport_errors
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resolution import SerializerFactories
 from affordance.adapters.sse import aread_events, read_events
+from affordance.adapters.stainless import JsonPost
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
@@ -57,14 +58,16 @@ class AnthropicAdapter(ProviderAdapter):
     pass with ``close_clients=True``.
 
     ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. Every
-    request passes an explicit timeout (the client's own, or less when the evaluation's deadline
-    is nearer), so the SDK's guard against long non-streamed requests never refuses one; for a
-    large ``max_tokens``, prefer ``stream()``/``astream()``, which are never cut by a read
-    timeout while tokens flow. ``extra_body`` is merged last into every request body, object
-    values key by key (``{"thinking": {"type": "adaptive"}}``, ``{"output_config": {"effort":
-    "low"}}``, ``{"stop_sequences": [...]}``). The loop options (``tool_choice``,
-    ``parallel_tool_calls``, ``max_turns``, ...) and ``serializers``/``codecs`` overrides are
-    those of :class:`~affordance.adapters.ProviderAdapter`.
+    request passes an explicit timeout: the client's own, or less when the evaluation's deadline
+    is nearer (the SDK's guard against long non-streamed requests lives in its typed
+    ``messages.create``, which the adapter does not call). For a large ``max_tokens``, prefer
+    ``stream()``/``astream()``, which are never cut by a read timeout while tokens flow.
+
+    ``extra_body`` is merged last into every request body, object values key by key
+    (``{"thinking": {"type": "adaptive"}}``, ``{"output_config": {"effort": "low"}}``,
+    ``{"stop_sequences": [...]}``). The loop options (``tool_choice``, ``parallel_tool_calls``,
+    ``max_turns``, ...) and ``serializers``/``codecs`` overrides are those of
+    :class:`~affordance.adapters.ProviderAdapter`.
     """
 
     name: ClassVar[str] = PROVIDER
@@ -109,6 +112,7 @@ class AnthropicAdapter(ProviderAdapter):
             temperature=temperature,
             extra_body=dict(extra_body or {}),
         )
+        self._post = JsonPost("/v1/messages", anthropic.DefaultHttpxClient)
 
     @property
     def model(self) -> str:
@@ -123,63 +127,65 @@ class AnthropicAdapter(ProviderAdapter):
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.sync_client()
-        arguments = self._arguments(prepared, request, client.timeout)
+        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
-                raw = client.messages.with_raw_response.create(**arguments)
+                response = self._post.send(client, prepared.body, timeout=timeout)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(raw.http_response, prepared, request.prompt_name)
+        return self._turn(response, prepared, request.prompt_name)
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.async_client()
-        arguments = self._arguments(prepared, request, client.timeout)
+        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
-                raw = await client.messages.with_raw_response.create(**arguments)
+                response = await self._post.asend(client, prepared.body, timeout=timeout)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(raw.http_response, prepared, request.prompt_name)
+        return self._turn(response, prepared, request.prompt_name)
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
-        prepared = self._prepare(request)
+        prepared = self._prepare(request, stream=True)
         client = self.clients.sync_client()
-        arguments = self._arguments(prepared, request, client.timeout)
-        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
+        timeout = _timeout(client.timeout, request.timeout())
         try:
-            with contextlib.ExitStack() as stack:
-                with bodies_withheld():
-                    raw = stack.enter_context(opened)
-                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+            with bodies_withheld():
+                response = self._post.send(client, prepared.body, timeout=timeout, stream=True)
+            with contextlib.closing(response):
+                stream = _Stream(response, prepared, request.prompt_name)
                 if stream.refused is not None:
-                    raise stream.not_a_stream(raw.http_response.read())
-                yield from decode_stream(read_events(raw.iter_lines()), **stream.decoding)
+                    raise stream.not_a_stream(response.read())
+                yield from decode_stream(read_events(response.iter_lines()), **stream.decoding)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
 
     async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        prepared = self._prepare(request)
+        prepared = self._prepare(request, stream=True)
         client = self.clients.async_client()
-        arguments = self._arguments(prepared, request, client.timeout)
-        opened = client.messages.with_streaming_response.create(stream=True, **arguments)
+        timeout = _timeout(client.timeout, request.timeout())
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                with bodies_withheld():
-                    raw = await stack.enter_async_context(opened)
-                stream = _Stream(raw.http_response, prepared, request.prompt_name)
+            with bodies_withheld():
+                response = await self._post.asend(
+                    client, prepared.body, timeout=timeout, stream=True
+                )
+            try:
+                stream = _Stream(response, prepared, request.prompt_name)
                 if stream.refused is not None:
-                    raise stream.not_a_stream(await raw.http_response.aread())
-                deltas = adecode_stream(aread_events(raw.iter_lines()), **stream.decoding)
+                    raise stream.not_a_stream(await response.aread())
+                deltas = adecode_stream(aread_events(response.aiter_lines()), **stream.decoding)
                 async with contextlib.aclosing(deltas):
                     async for delta in deltas:
                         yield delta
+            finally:
+                await response.aclose()
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -190,23 +196,12 @@ class AnthropicAdapter(ProviderAdapter):
 
     # -- translation -------------------------------------------------------------------------
 
-    def _prepare(self, request: ModelRequest) -> PreparedRequest:
+    def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
-        return build_body(self, request, self.settings, self.hosted_declarations(request))
-
-    def _arguments(
-        self, prepared: PreparedRequest, request: ModelRequest, client_timeout: Any
-    ) -> dict[str, Any]:
-        """The SDK call's arguments: our body passes as ``extra_body``, so the SDK does not walk
-        it against its typed parameters; the typed ``messages`` stay empty. The timeout is
-        always explicit (see the class docstring) and never outlasts the deadline."""
-        return {
-            "model": self.settings.model,
-            "max_tokens": self.settings.max_tokens,
-            "messages": [],
-            "extra_body": prepared.body,
-            "timeout": _timeout(client_timeout, request.timeout()),
-        }
+        prepared = build_body(self, request, self.settings, self.hosted_declarations(request))
+        if stream:
+            prepared.body["stream"] = True
+        return prepared
 
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
         return decode_turn(
@@ -215,7 +210,7 @@ class AnthropicAdapter(ProviderAdapter):
             provider=PROVIDER,
             prompt_name=prompt_name,
             status=response.status_code,
-            request_id=response.headers.get(_REQUEST_ID),
+            request_id=lambda: response.headers.get(_REQUEST_ID),
         )
 
     # -- clients -----------------------------------------------------------------------------

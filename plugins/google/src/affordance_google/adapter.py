@@ -285,7 +285,7 @@ class GoogleAdapter(ProviderAdapter):
             provider=PROVIDER,
             prompt_name=prompt_name,
             status=200,
-            request_id=request_id_of(response.headers),
+            request_id=lambda: request_id_of(response.headers),
         )
 
     def _retrying(self, request: ModelRequest) -> dict[str, Any]:

@@ -4,11 +4,11 @@ The adapter only translates: :mod:`._responses` and :mod:`._chat` say where each
 body goes (:mod:`._body` builds it) and read the answer back into a ``ProviderTurn``; the
 function declarations, tool-result text and output formats come from the serializers the
 plugin registry resolves (:mod:`.serializers` by default); the loop, tool execution and
-confirmations are the core's. Requests go through the SDK's raw-response path with the body
-handed over as ``extra_body`` and the answer parsed once with ``json.loads``: the SDK still owns
-auth, base URL, headers, timeouts and retries, but neither re-walks our body against its
-TypedDicts nor builds pydantic models we would only dump again (see ``specs/adapters/openai.md``
-for the measurements).
+confirmations are the core's. Requests go through the SDK client's public ``post`` with our
+ready JSON body (:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed
+once with ``json.loads``: the SDK still owns auth, base URL, headers, timeouts and retries, but
+neither re-walks our body against its TypedDicts nor builds pydantic models we would only dump
+again (see ``specs/adapters/openai.md`` for the measurements).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from affordance.adapters import (
 from affordance.adapters.errors import transport_errors
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resolution import SerializerFactories
+from affordance.adapters.stainless import JsonPost
 from affordance.runtime.deltas import Delta
 from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.tools.tool import Tool
@@ -52,6 +53,13 @@ __all__ = ["OpenAIAdapter"]
 Api = Literal["responses", "chat"]
 
 withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
+
+
+def _timeout(request: ModelRequest) -> float | None:
+    """This request's HTTP timeout: the time left before the evaluation's deadline (at least
+    1 ms), or ``None`` for the client's own."""
+    remaining = request.timeout()
+    return None if remaining is None else max(remaining, 0.001)
 
 
 class OpenAIAdapter(ProviderAdapter):
@@ -111,6 +119,10 @@ class OpenAIAdapter(ProviderAdapter):
             close_clients=close_clients,
         )
         self.api: Api = api
+        self._post = JsonPost(
+            "/responses" if api == "responses" else "/chat/completions",
+            openai.DefaultHttpxClient,
+        )
         self.settings = RequestSettings(
             model=model,
             max_output_tokens=max_output_tokens,
@@ -127,46 +139,43 @@ class OpenAIAdapter(ProviderAdapter):
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.sync_client()
-        api = client.responses if self.api == "responses" else client.chat.completions
         try:
             with bodies_withheld():
-                raw = api.with_raw_response.create(**self._arguments(prepared, request))
+                response = self._post.send(client, prepared.body, timeout=_timeout(request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(raw.http_response, prepared, request.prompt_name)
+        return self._turn(response, prepared, request.prompt_name)
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.async_client()
-        api = client.responses if self.api == "responses" else client.chat.completions
         try:
             with bodies_withheld():
-                raw = await api.with_raw_response.create(**self._arguments(prepared, request))
+                response = await self._post.asend(client, prepared.body, timeout=_timeout(request))
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
             ) from error
-        return self._turn(raw.http_response, prepared, request.prompt_name)
+        return self._turn(response, prepared, request.prompt_name)
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self._prepare(request, stream=True)
         client = self.clients.sync_client()
-        api = client.responses if self.api == "responses" else client.chat.completions
-        arguments = self._arguments(prepared, request)
         try:
-            with contextlib.ExitStack() as stack:
-                with bodies_withheld():
-                    opened = api.with_streaming_response.create(**arguments, stream=True)
-                    raw = stack.enter_context(opened)
+            with bodies_withheld():
+                response = self._post.send(
+                    client, prepared.body, timeout=_timeout(request), stream=True
+                )
+            with contextlib.closing(response):
                 yield from decode_stream(
-                    read_events(raw.iter_lines()),
+                    read_events(response.iter_lines()),
                     self._translation(prepared),
                     provider=PROVIDER,
                     prompt_name=request.prompt_name,
-                    request_id=raw.request_id,
-                    transport_errors=transport_errors(raw.http_response),
+                    request_id=lambda: response.headers.get("x-request-id"),
+                    transport_errors=transport_errors(response),
                 )
         except openai.OpenAIError as error:
             raise provider_error(
@@ -176,24 +185,25 @@ class OpenAIAdapter(ProviderAdapter):
     async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request, stream=True)
         client = self.clients.async_client()
-        api = client.responses if self.api == "responses" else client.chat.completions
-        arguments = self._arguments(prepared, request)
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                with bodies_withheld():
-                    opened = api.with_streaming_response.create(**arguments, stream=True)
-                    raw = await stack.enter_async_context(opened)
+            with bodies_withheld():
+                response = await self._post.asend(
+                    client, prepared.body, timeout=_timeout(request), stream=True
+                )
+            try:
                 deltas = adecode_stream(
-                    aread_events(raw.iter_lines()),
+                    aread_events(response.aiter_lines()),
                     self._translation(prepared),
                     provider=PROVIDER,
                     prompt_name=request.prompt_name,
-                    request_id=raw.request_id,
-                    transport_errors=transport_errors(raw.http_response),
+                    request_id=lambda: response.headers.get("x-request-id"),
+                    transport_errors=transport_errors(response),
                 )
                 async with contextlib.aclosing(deltas):
                     async for delta in deltas:
                         yield delta
+            finally:
+                await response.aclose()
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -218,17 +228,6 @@ class OpenAIAdapter(ProviderAdapter):
         shape = _responses.RESPONSES if self.api == "responses" else _chat.CHAT
         return [copy.deepcopy(dict(shape.function(self.declaration(t).wire))) for t in tools]
 
-    def _arguments(self, prepared: PreparedRequest, request: ModelRequest) -> dict[str, Any]:
-        """The SDK call's arguments: our body passes as ``extra_body``, so the SDK does not
-        walk it against its typed parameters (most of its per-request cost); the typed
-        ``input``/``messages`` stay empty. The HTTP timeout never outlasts the deadline."""
-        empty = "input" if self.api == "responses" else "messages"
-        arguments: dict[str, Any] = {"model": self.model, empty: [], "extra_body": prepared.body}
-        remaining = request.timeout()
-        if remaining is not None:
-            arguments["timeout"] = max(remaining, 0.001)
-        return arguments
-
     # -- translation -------------------------------------------------------------------------
 
     def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
@@ -238,9 +237,13 @@ class OpenAIAdapter(ProviderAdapter):
         if self.api == "chat":
             prepared = build_body(self, request, self.settings, _chat.CHAT, hosted)
             if stream:
+                prepared.body["stream"] = True
                 prepared.body.setdefault("stream_options", {"include_usage": True})
             return prepared
-        return build_body(self, request, self.settings, _responses.RESPONSES, hosted)
+        prepared = build_body(self, request, self.settings, _responses.RESPONSES, hosted)
+        if stream:
+            prepared.body["stream"] = True
+        return prepared
 
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
         parse = _responses.parse_body if self.api == "responses" else _chat.parse_body
@@ -250,7 +253,7 @@ class OpenAIAdapter(ProviderAdapter):
             provider=PROVIDER,
             prompt_name=prompt_name,
             status=response.status_code,
-            request_id=response.headers.get("x-request-id"),
+            request_id=lambda: response.headers.get("x-request-id"),
         )
 
     # -- clients -----------------------------------------------------------------------------
