@@ -146,10 +146,11 @@ def _against_raw(
     measure: str, provider: str, reference: str, limit: float, rows: tuple[tuple[str, str], ...]
 ) -> tuple[Goal, ...]:
     """Goals for ``measure``: each row within ``limit`` of the SDK's fastest path by hand
-    (raw JSON, no typed models), measured in the same run."""
+    (raw JSON, no typed models: the client's public ``post`` for openai and anthropic, the
+    API client's ``request`` for google), measured in the same run."""
     return tuple(
         Goal(
-            f"{provider} ≤ {limit:.0%} of the SDK's raw path: {label}",
+            f"{provider} ≤ {limit:.0%} of the SDK's fastest path: {label}",
             measure,
             key,
             reference=reference,

@@ -62,6 +62,8 @@ class Usage:
     def __add__(self, other: Usage) -> Usage:
         if other is NO_USAGE:  # offline adapters and turns that report none
             return self
+        if self is NO_USAGE:  # the first turn of a run
+            return other
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
