@@ -14,6 +14,7 @@ from affordance.adapters.retry import (
     RequestRetryPolicy,
     Transient,
     awith_retries,
+    retry_after_seconds,
     with_retries,
 )
 from affordance.clock import Deadline
@@ -125,6 +126,41 @@ def test_no_wait_runs_past_the_deadline() -> None:
         retried(failing(FlakyError(0.5), FlakyError(0.6)), clock, deadline=deadline)
 
     assert clock.sleeps == [0.5]  # 0.6 more would end after the deadline
+
+
+def test_a_give_up_that_returns_the_failure_lets_it_go_on_unchanged() -> None:
+    last = FlakyError()
+
+    def unchanged(error: Exception, attempts: int) -> Exception:
+        return error
+
+    with pytest.raises(FlakyError) as info:
+        with_retries(
+            failing(FlakyError(), last),
+            classify=classify,
+            give_up=unchanged,
+            policy=RequestRetryPolicy(max_retries=1),
+            clock=FakeClock(),
+            draw=lambda: 0.5,
+        )
+
+    assert info.value is last
+    assert info.value.__cause__ is None
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("2", 2.0),
+        (" 0.25 ", 0.25),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),  # a date in the past: no wait
+        ("-1", None),
+        ("nan", None),
+        ("soon", None),
+    ],
+)
+def test_a_retry_after_value_is_seconds_or_a_date(value: str, seconds: float | None) -> None:
+    assert retry_after_seconds(value) == seconds
 
 
 def test_the_async_form_waits_on_the_clock_too() -> None:

@@ -370,3 +370,30 @@ def test_a_stream_with_a_badly_shaped_event_is_a_response_error(
         loopback.run(mode, prompt)
 
     assert "content_block_delta event is not shaped as documented" in str(raised.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_under_a_deadline_a_429_is_retried_by_the_adapter_not_the_sdk(
+    loopback: Any, prompt: PromptTemplate[Any], mode: str
+) -> None:
+    limited = anthropic_error(429, "rate_limit_error", "slow down", retry_after_ms=1)
+    loopback.server.script(MESSAGES_PATH, limited)
+    loopback.server.script(MESSAGES_PATH, answer_for(mode))
+
+    answer = loopback.run(mode, prompt, max_retries=2, deadline=10.0)
+
+    assert answer.text == "Fine."
+    assert [r.retry_count for r in loopback.server.requests] == [0, 0]  # each sent once by the SDK
+
+
+def test_under_a_deadline_an_overload_asking_for_a_longer_wait_is_final(
+    loopback: Any, prompt: PromptTemplate[Any]
+) -> None:
+    overloaded = anthropic_error(529, "overloaded_error", "Overloaded", retry_after=30)
+    loopback.server.script(MESSAGES_PATH, overloaded)
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        loopback.run("evaluate", prompt, max_retries=2, deadline=5.0)
+
+    assert (raised.value.phase, raised.value.status) == ("request", 529)
+    assert len(loopback.server.requests) == 1

@@ -220,3 +220,64 @@ def test_the_evaluation_deadline_bounds_the_http_timeout(
 
     assert "timed out" in str(raised.value)
     assert server.wait_idle(2.0)
+
+
+# -- under an evaluation deadline the adapter spends the client's retries, never past it ------
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_under_a_deadline_a_429_is_retried_by_the_adapter_not_the_sdk(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any], api: str
+) -> None:
+    path, answer = route(api)
+    server.script(path, rate_limited(retry_after_ms=1))
+    server.script(path, answer)
+    adapter = OpenAIAdapter("gpt-test", client=clients.sync(max_retries=2), api=api)
+
+    assert adapter.evaluate(prompt, deadline=10.0).text == "Fine."
+    assert [r.retry_count for r in server.requests] == [0, 0]  # each sent once by the SDK
+
+
+def test_under_a_deadline_no_retry_starts_that_would_end_past_it(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    server.script(RESPONSES_PATH, rate_limited(retry_after_s=30))
+    adapter = OpenAIAdapter("gpt-test", client=clients.sync(max_retries=2))
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        adapter.evaluate(prompt, deadline=5.0)
+
+    assert (raised.value.phase, raised.value.status) == ("request", 429)
+    assert len(server.requests) == 1
+
+
+def test_under_a_deadline_the_server_says_what_is_retried(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    adapter = OpenAIAdapter("gpt-test", client=clients.sync(max_retries=2))
+    server.script(RESPONSES_PATH, openai_error(500, "final", headers={"x-should-retry": "false"}))
+    with pytest.raises(PromptEvaluationError) as raised:
+        adapter.evaluate(prompt, deadline=10.0)
+    assert raised.value.status == 500
+    assert len(server.requests) == 1
+
+    retry = {"x-should-retry": "true", **FAST_RETRY}
+    server.script(RESPONSES_PATH, openai_error(400, "try again", headers=retry))
+    server.script(RESPONSES_PATH, response_text("Fine."))
+    assert adapter.evaluate(prompt, deadline=10.0).text == "Fine."
+    assert len(server.requests) == 3
+
+
+def test_under_a_deadline_an_async_run_retries_the_same_way(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    server.script(RESPONSES_PATH, openai_error(503, "busy", headers=FAST_RETRY))
+    server.script(RESPONSES_PATH, response_text("Fine."))
+
+    async def run() -> str | None:
+        async with clients.async_(max_retries=1) as client:
+            adapter = OpenAIAdapter("gpt-test", client=client)
+            return (await adapter.aevaluate(prompt, deadline=10.0)).text
+
+    assert asyncio.run(run()) == "Fine."
+    assert [r.retry_count for r in server.requests] == [0, 0]

@@ -18,14 +18,24 @@ Nothing here knows a provider or an SDK. (A *tool's* retries are
 
 from __future__ import annotations
 
+import email.utils
+import math
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from affordance.clock import Clock, Deadline
 
-__all__ = ["NO_REQUEST_RETRIES", "RequestRetryPolicy", "Transient", "awith_retries", "with_retries"]
+__all__ = [
+    "NO_REQUEST_RETRIES",
+    "RequestRetryPolicy",
+    "Transient",
+    "awith_retries",
+    "retry_after_seconds",
+    "with_retries",
+]
 
 T = TypeVar("T")
 
@@ -69,7 +79,23 @@ class Transient:
 
 Classify = Callable[[Exception], "Transient | None"]
 GiveUp = Callable[[Exception, int], Exception]
-"""The final error for a failure after ``attempts`` attempts (raised from the failure)."""
+"""The final error for a failure after ``attempts`` attempts (raised from the failure; the
+failure itself, returned, is raised again unchanged)."""
+
+
+def retry_after_seconds(value: str) -> float | None:
+    """A ``Retry-After`` header value in seconds: a number of seconds or an HTTP date (a date
+    in the past is 0); None for anything else, a negative or a non-finite number."""
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, when.timestamp() - time.time())
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 def _delay(
@@ -115,7 +141,10 @@ def with_retries(
         except Exception as error:
             delay = _delay(error, classify, policy, retry, deadline, draw)
             if delay is None:
-                raise give_up(error, retry + 1) from error
+                final = give_up(error, retry + 1)
+                if final is error:
+                    raise
+                raise final from error
         clock.sleep(delay)
         retry += 1
 
@@ -138,6 +167,9 @@ async def awith_retries(
         except Exception as error:
             delay = _delay(error, classify, policy, retry, deadline, draw)
             if delay is None:
-                raise give_up(error, retry + 1) from error
+                final = give_up(error, retry + 1)
+                if final is error:
+                    raise
+                raise final from error
         await clock.asleep(delay)
         retry += 1

@@ -9,10 +9,17 @@ unread for an SSE reader.
 
 The typed path (``client.chat.completions.with_raw_response.create(..., extra_body=body)``)
 sends the same bytes but first walks its keyword arguments against the SDK's TypedDicts and
-wraps the answer in a raw-response object; on the loopback bench that costs about 120 µs a
-request (855 against 735 µs for a small Chat Completions exchange, openai 3.54, CPython
-3.13), more than the whole of affordance's own work in a two-request run. The plugins build a
-complete JSON body themselves, so nothing is lost by skipping it.
+wraps the answer in a raw-response object; on the loopback bench that costs 95 to 180 µs a
+request, more than the whole of affordance's own work in a two-request run. The plugins build
+a complete JSON body themselves, so nothing is lost by skipping it.
+
+**Who retries.** Without a deadline, the SDK does, as its client is configured (``max_retries``,
+its backoff, ``Retry-After``). The SDK knows nothing of an evaluation's deadline, though: it
+would start a retry, and wait for it, past the deadline. So under a deadline each attempt is
+sent with the SDK's retries off and the client's timeout cut to the time left, and the retries
+are :func:`affordance.adapters.retry.with_retries`' — as many as the client's ``max_retries``,
+on the failures the SDK itself retries (:meth:`JsonPost.transient`), and never one that would
+end past the deadline.
 """
 
 from __future__ import annotations
@@ -20,7 +27,22 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["JsonPost", "http_response_class"]
+from affordance.adapters.retry import (
+    RequestRetryPolicy,
+    Transient,
+    awith_retries,
+    retry_after_seconds,
+    with_retries,
+)
+from affordance.clock import Deadline
+
+__all__ = ["JsonPost", "bounded_timeout", "http_response_class"]
+
+_RETRIED_STATUSES = frozenset({408, 409, 429})
+"""Besides every status from 500 up: the statuses the Stainless SDKs retry."""
+
+_MAX_SERVER_WAIT = 120.0
+"""The longest server-requested wait honoured (the openai SDK's limit); a longer one is final."""
 
 
 def http_response_class(http_client_class: type[Any]) -> type[Any]:
@@ -35,46 +57,146 @@ def http_response_class(http_client_class: type[Any]) -> type[Any]:
     raise TypeError(f"{http_client_class.__qualname__} is not an httpx client class")
 
 
+def bounded_timeout(client_timeout: Any, remaining: float) -> Any:
+    """The client's timeout, cut to ``remaining`` seconds (at least 1 ms). A client timeout
+    that is no plain number (an httpx ``Timeout``, with its parts) gives way to ``remaining``."""
+    remaining = max(remaining, 0.001)
+    if isinstance(client_timeout, (int, float)) and not isinstance(client_timeout, bool):
+        return min(float(client_timeout), remaining)
+    return remaining
+
+
 class JsonPost:
     """POST a ready JSON body to ``path`` through a Stainless SDK client (sync or async).
 
-    ``http_client_class`` is the SDK's ``DefaultHttpxClient``; the response class is looked up
+    ``http_client_class`` is the SDK's ``DefaultHttpxClient``; ``status_error`` and
+    ``connection_error`` are its ``APIStatusError`` and ``APIConnectionError`` (timeouts
+    included), which decide what is retried under a deadline. The response class is looked up
     on first use, so building an adapter touches nothing more of the SDK.
     """
 
-    __slots__ = ("_http_client_class", "_response_class", "path")
+    __slots__ = (
+        "_connection_error",
+        "_http_client_class",
+        "_response_class",
+        "_status_error",
+        "path",
+    )
 
-    def __init__(self, path: str, http_client_class: type[Any]) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        http_client_class: type[Any],
+        status_error: type[Exception],
+        connection_error: type[Exception],
+    ) -> None:
         self.path = path
         self._http_client_class = http_client_class
+        self._status_error = status_error
+        self._connection_error = connection_error
         self._response_class: type[Any] | None = None
 
-    def send(self, client: Any, body: Any, *, timeout: Any = None, stream: bool = False) -> Any:
+    def send(
+        self,
+        client: Any,
+        body: Any,
+        *,
+        deadline: Deadline | None = None,
+        stream: bool = False,
+    ) -> Any:
         """The HTTP response of ``client.post``; with ``stream`` its body is still unread (the
-        caller closes it). ``timeout`` (seconds or the SDK's timeout object) overrides the
-        client's for this request; ``None`` keeps the client's."""
-        return client.post(
-            self.path,
-            cast_to=self._response(),
-            body=body,
-            options={} if timeout is None else {"timeout": timeout},
-            stream=stream,
+        caller closes it). Under ``deadline``, retried as the module says, waiting on the
+        deadline's clock; what is finally raised is the SDK's own error."""
+        if deadline is None:
+            return client.post(self.path, cast_to=self._response(), body=body, stream=stream)
+        return with_retries(
+            lambda: client.post(
+                self.path,
+                cast_to=self._response(),
+                body=body,
+                options=_one_attempt(client, deadline),
+                stream=stream,
+            ),
+            **self._retrying(client, deadline),
         )
 
     async def asend(
-        self, client: Any, body: Any, *, timeout: Any = None, stream: bool = False
+        self,
+        client: Any,
+        body: Any,
+        *,
+        deadline: Deadline | None = None,
+        stream: bool = False,
     ) -> Any:
         """:meth:`send` on an async client."""
-        return await client.post(
-            self.path,
-            cast_to=self._response(),
-            body=body,
-            options={} if timeout is None else {"timeout": timeout},
-            stream=stream,
+        if deadline is None:
+            return await client.post(self.path, cast_to=self._response(), body=body, stream=stream)
+        return await awith_retries(
+            lambda: client.post(
+                self.path,
+                cast_to=self._response(),
+                body=body,
+                options=_one_attempt(client, deadline),
+                stream=stream,
+            ),
+            **self._retrying(client, deadline),
         )
+
+    def transient(self, error: Exception) -> Transient | None:
+        """Whether the SDK would retry ``error``: a connection failure or timeout; a status the
+        server marks retryable (``x-should-retry: true``; ``false`` forbids it), else 408, 409,
+        429 or one from 500 up. The wait is the server's ``retry-after-ms`` or ``Retry-After``."""
+        if isinstance(error, self._connection_error):
+            return Transient(type(error).__name__)
+        if not isinstance(error, self._status_error):
+            return None
+        status = getattr(error, "status_code", None)
+        headers = getattr(getattr(error, "response", None), "headers", None)
+        if headers is None or not isinstance(status, int):
+            return None
+        verdict = headers.get("x-should-retry")
+        if verdict == "false" or (
+            verdict != "true" and status not in _RETRIED_STATUSES and status < 500
+        ):
+            return None
+        return Transient(f"HTTP {status}", _server_wait(headers))
+
+    def _retrying(self, client: Any, deadline: Deadline) -> dict[str, Any]:
+        return {
+            "classify": self.transient,
+            "give_up": _unchanged,
+            "policy": RequestRetryPolicy(
+                max_retries=max(int(client.max_retries), 0), max_retry_after=_MAX_SERVER_WAIT
+            ),
+            "clock": deadline.clock,
+            "deadline": deadline,
+        }
 
     def _response(self) -> type[Any]:
         found = self._response_class
         if found is None:
             found = self._response_class = http_response_class(self._http_client_class)
         return found
+
+
+def _one_attempt(client: Any, deadline: Deadline) -> dict[str, Any]:
+    """Request options for one attempt under ``deadline``: the SDK does not retry it, and its
+    timeout is the client's, cut to the time left."""
+    return {"max_retries": 0, "timeout": bounded_timeout(client.timeout, deadline.remaining())}
+
+
+def _server_wait(headers: Any) -> float | None:
+    """The wait a failed response asked for: ``retry-after-ms``, else ``Retry-After``."""
+    millis = headers.get("retry-after-ms")
+    if isinstance(millis, str):
+        seconds = retry_after_seconds(millis)
+        if seconds is not None:
+            return seconds / 1000
+    value = headers.get("retry-after")
+    return retry_after_seconds(value) if isinstance(value, str) else None
+
+
+def _unchanged(error: Exception, attempts: int) -> Exception:
+    """The final error is the SDK's own: the adapter maps it as it maps any SDK error."""
+    return error

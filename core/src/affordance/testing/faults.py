@@ -229,8 +229,8 @@ FAULT_ROWS: tuple[FaultRow, ...] = (
         "429 without any retry header, once",
         Answered(retried=True),
         wire="rate-limited-no-retry-after",
-        note="after the retrier's own backoff: the SDKs sleep 0.5 s less up to 25 % for real, "
-        "the adapter's budget sleeps on its injected clock",
+        note="after the retrier's own backoff: 0.5 s less up to 25 %, slept for real where the "
+        "run's clock is the system's (OpenAI, Anthropic), on the injected clock for Google",
     ),
     FaultRow(
         "server-error",
@@ -247,12 +247,11 @@ FAULT_ROWS: tuple[FaultRow, ...] = (
     FaultRow(
         "read-timeout",
         "no reply within the read timeout (a 0.1 s deadline), on every attempt",
-        Raised("request", requests=None),
+        Raised("request"),
         modes=PLAIN,
         wire="read-timeout",
         options={"deadline": 0.1},
-        note="the adapter's own budget gives up after one attempt, at the deadline; the SDKs "
-        "retry once more regardless: the deadline bounds each attempt, not their retries",
+        note="the attempt ends at the deadline, and no retry starts that would end past it",
     ),
     FaultRow(
         "stream-stall",

@@ -52,15 +52,17 @@ class AnthropicAdapter(ProviderAdapter):
 
     ``client`` is a ready ``anthropic.Anthropic`` or ``anthropic.AsyncAnthropic``
     (``async_client`` adds the other kind), so callers control keys, base URL, proxies, timeouts
-    and ``max_retries``; the SDK's retries are the only retries. With no client at all, each kind
+    and ``max_retries``: the SDK retries as the client says, and under an evaluation deadline
+    the client's ``max_retries`` are spent by the core instead, none past the deadline
+    (:mod:`affordance.adapters.stainless`). With no client at all, each kind
     is built once from the environment (``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``) on first
     use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you
     pass with ``close_clients=True``.
 
-    ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. Every
-    request passes an explicit timeout: the client's own, or less when the evaluation's deadline
-    is nearer (the SDK's guard against long non-streamed requests lives in its typed
-    ``messages.create``, which the adapter does not call). For a large ``max_tokens``, prefer
+    ``max_tokens`` is required by the API; it defaults to :data:`DEFAULT_MAX_TOKENS`. A request
+    runs under the client's timeout, cut to the time left when the evaluation has a deadline
+    (the SDK's guard against long non-streamed requests lives in its typed ``messages.create``,
+    which the adapter does not call). For a large ``max_tokens``, prefer
     ``stream()``/``astream()``, which are never cut by a read timeout while tokens flow.
 
     ``extra_body`` is merged last into every request body, object values key by key
@@ -112,7 +114,12 @@ class AnthropicAdapter(ProviderAdapter):
             temperature=temperature,
             extra_body=dict(extra_body or {}),
         )
-        self._post = JsonPost("/v1/messages", anthropic.DefaultHttpxClient)
+        self._post = JsonPost(
+            "/v1/messages",
+            http_client_class=anthropic.DefaultHttpxClient,
+            status_error=anthropic.APIStatusError,
+            connection_error=anthropic.APIConnectionError,
+        )
 
     @property
     def model(self) -> str:
@@ -127,10 +134,9 @@ class AnthropicAdapter(ProviderAdapter):
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.sync_client()
-        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
-                response = self._post.send(client, prepared.body, timeout=timeout)
+                response = self._post.send(client, prepared.body, deadline=request.deadline)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -140,10 +146,9 @@ class AnthropicAdapter(ProviderAdapter):
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
         client = self.clients.async_client()
-        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
-                response = await self._post.asend(client, prepared.body, timeout=timeout)
+                response = await self._post.asend(client, prepared.body, deadline=request.deadline)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -153,10 +158,11 @@ class AnthropicAdapter(ProviderAdapter):
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self._prepare(request, stream=True)
         client = self.clients.sync_client()
-        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
-                response = self._post.send(client, prepared.body, timeout=timeout, stream=True)
+                response = self._post.send(
+                    client, prepared.body, deadline=request.deadline, stream=True
+                )
             with contextlib.closing(response):
                 stream = _Stream(response, prepared, request.prompt_name)
                 if stream.refused is not None:
@@ -170,11 +176,10 @@ class AnthropicAdapter(ProviderAdapter):
     async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request, stream=True)
         client = self.clients.async_client()
-        timeout = _timeout(client.timeout, request.timeout())
         try:
             with bodies_withheld():
                 response = await self._post.asend(
-                    client, prepared.body, timeout=timeout, stream=True
+                    client, prepared.body, deadline=request.deadline, stream=True
                 )
             try:
                 stream = _Stream(response, prepared, request.prompt_name)
@@ -237,16 +242,6 @@ def _with_credentials(client: ClientT) -> ClientT:
             "or pass client=anthropic.Anthropic(...)"
         )
     return client
-
-
-def _timeout(client_timeout: Any, remaining: float | None) -> Any:
-    """The client's timeout, bounded by the time left before the deadline (if any)."""
-    if remaining is None:
-        return client_timeout
-    remaining = max(remaining, 0.001)
-    if isinstance(client_timeout, (int, float)) and not isinstance(client_timeout, bool):
-        return min(float(client_timeout), remaining)
-    return remaining
 
 
 class _Stream:

@@ -13,17 +13,14 @@ connection. A 429's wait comes from its ``Retry-After`` header, or else from the
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import functools
 import importlib
-import math
-import time
 from typing import Any
 
 from google.genai import errors
 
 from affordance.adapters.decoding import cut
-from affordance.adapters.retry import Transient
+from affordance.adapters.retry import Transient, retry_after_seconds
 from affordance.errors import PromptEvaluationError
 
 __all__ = [
@@ -117,23 +114,10 @@ def _retry_after(error: errors.APIError) -> float | None:
     headers = getattr(error.response, "headers", None)
     value = headers.get("retry-after") if headers is not None else None
     if isinstance(value, str) and value.strip():
-        seconds = _seconds(value.strip())
+        seconds = retry_after_seconds(value)
         if seconds is not None:
             return seconds
     return _retry_info_delay(error.details)
-
-
-def _seconds(value: str) -> float | None:
-    """A ``Retry-After`` value: seconds, or an HTTP date."""
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        return max(0.0, when.timestamp() - time.time())
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 def _retry_info_delay(details: Any) -> float | None:
@@ -145,7 +129,7 @@ def _retry_info_delay(details: Any) -> float | None:
             continue
         delay = entry.get("retryDelay")
         if isinstance(delay, str) and delay.endswith("s"):
-            seconds = _seconds(delay[:-1])
+            seconds = retry_after_seconds(delay[:-1])
             if seconds is not None:
                 return seconds
     return None

@@ -55,19 +55,14 @@ Api = Literal["responses", "chat"]
 withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
 
 
-def _timeout(request: ModelRequest) -> float | None:
-    """This request's HTTP timeout: the time left before the evaluation's deadline (at least
-    1 ms), or ``None`` for the client's own."""
-    remaining = request.timeout()
-    return None if remaining is None else max(remaining, 0.001)
-
-
 class OpenAIAdapter(ProviderAdapter):
     """OpenAI through the official ``openai`` SDK.
 
     ``client`` is a ready ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (``async_client`` adds the
-    other kind), so callers control keys, base URL, proxies, timeouts and ``max_retries``; the
-    SDK's retries are the only retries. With no client at all, each kind is built once from the
+    other kind), so callers control keys, base URL, proxies, timeouts and ``max_retries``: the
+    SDK retries as the client says, and under an evaluation deadline the client's
+    ``max_retries`` are spent by the core instead, none past the deadline
+    (:mod:`affordance.adapters.stainless`). With no client at all, each kind is built once from the
     environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) on first use; ``close()`` /
     ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you pass with
     ``close_clients=True``.
@@ -121,7 +116,9 @@ class OpenAIAdapter(ProviderAdapter):
         self.api: Api = api
         self._post = JsonPost(
             "/responses" if api == "responses" else "/chat/completions",
-            openai.DefaultHttpxClient,
+            http_client_class=openai.DefaultHttpxClient,
+            status_error=openai.APIStatusError,
+            connection_error=openai.APIConnectionError,
         )
         self.settings = RequestSettings(
             model=model,
@@ -141,7 +138,7 @@ class OpenAIAdapter(ProviderAdapter):
         client = self.clients.sync_client()
         try:
             with bodies_withheld():
-                response = self._post.send(client, prepared.body, timeout=_timeout(request))
+                response = self._post.send(client, prepared.body, deadline=request.deadline)
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -153,7 +150,7 @@ class OpenAIAdapter(ProviderAdapter):
         client = self.clients.async_client()
         try:
             with bodies_withheld():
-                response = await self._post.asend(client, prepared.body, timeout=_timeout(request))
+                response = await self._post.asend(client, prepared.body, deadline=request.deadline)
         except openai.OpenAIError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -166,7 +163,7 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             with bodies_withheld():
                 response = self._post.send(
-                    client, prepared.body, timeout=_timeout(request), stream=True
+                    client, prepared.body, deadline=request.deadline, stream=True
                 )
             with contextlib.closing(response):
                 yield from decode_stream(
@@ -188,7 +185,7 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             with bodies_withheld():
                 response = await self._post.asend(
-                    client, prepared.body, timeout=_timeout(request), stream=True
+                    client, prepared.body, deadline=request.deadline, stream=True
                 )
             try:
                 deltas = adecode_stream(
