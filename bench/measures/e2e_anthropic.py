@@ -4,7 +4,9 @@ One run is two requests (the model calls ``get_weather``, then answers), plain a
 Measured per run, synchronously and awaited one after another on one event loop:
 
 - ``affordance``: ``AnthropicAdapter.evaluate`` / ``aevaluate`` (plain) and ``stream`` /
-  ``astream`` consumed to the end (streamed);
+  ``astream`` consumed to the end (streamed); the tool is a ``def`` in the sync runs and an
+  ``async def`` in the async ones, as the hand-written paths call it inline (what a ``def`` tool
+  costs under ``aevaluate``, a worker thread, is measured by ``offline_run``);
 - ``anthropic-sdk``, the floor: the same two requests written by hand with the typed SDK,
   ``messages.create`` (plain) and ``messages.stream(...).get_final_message()`` (streamed), the
   assistant's content resent as the SDK returned it;
@@ -111,11 +113,19 @@ def affordance_runs(base_url: str) -> Runs:
     def get_weather(params: Weather) -> ToolResult[str]:
         return ToolResult(message=forecast(params.city), value=None)
 
-    tool = Tool[Weather, str](
-        name="get_weather", description=TOOL["description"], handler=get_weather
-    )
-    section = MarkdownSection(title="Weather", template=INSTRUCTIONS, tools=[tool])
-    prompt = PromptTemplate(ns="bench", key="weather", sections=[section])
+    async def aget_weather(params: Weather) -> ToolResult[str]:
+        return ToolResult(message=forecast(params.city), value=None)
+
+    def weather_prompt(handler: Any) -> PromptTemplate[None]:
+        tool = Tool[Weather, str](
+            name="get_weather", description=TOOL["description"], handler=handler
+        )
+        section = MarkdownSection(title="Weather", template=INSTRUCTIONS, tools=[tool])
+        return PromptTemplate(ns="bench", key="weather", sections=[section])
+
+    # the tool is written as the run is, as the hand-written path calls it: a `def` for the
+    # sync runs, an `async def` awaited on the loop for the async ones (as in e2e_openai)
+    prompt, aprompt = weather_prompt(get_weather), weather_prompt(aget_weather)
     question = [_user(QUESTION)]
     sync, async_ = clients(base_url)
     adapter = AnthropicAdapter(MODEL, client=sync, async_client=async_, max_tokens=MAX_TOKENS)
@@ -129,10 +139,10 @@ def affordance_runs(base_url: str) -> Runs:
         return last.response.text or ""  # type: ignore[attr-defined]
 
     async def plain_async() -> str:
-        return (await adapter.aevaluate(prompt, messages=question)).text or ""
+        return (await adapter.aevaluate(aprompt, messages=question)).text or ""
 
     async def stream_async() -> str:
-        async with adapter.astream(prompt, messages=question) as events:
+        async with adapter.astream(aprompt, messages=question) as events:
             async for event in events:
                 last = event
         return last.response.text or ""  # type: ignore[attr-defined]

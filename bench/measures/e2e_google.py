@@ -3,12 +3,13 @@ server (Gemini's ``generateContent`` / ``streamGenerateContent``).
 
 One run is two requests (the model calls ``get_weather``, then answers), plain and streamed,
 sync (``client``) and awaited one after another on one event loop (``client.aio``). Frameworks:
-affordance (``GoogleAdapter``), the same two requests written by hand with the typed SDK
-(``client.models.generate_content`` / ``generate_content_stream`` with function declarations
-and automatic function calling off: the floor the goal is measured against), and by hand
-through the SDK's HTTP layer with prepared dicts and one ``json.loads`` per answer or chunk
-(``_api_client.request`` / ``request_streamed``, the path the adapter takes). The server runs
-in its own process.
+affordance (``GoogleAdapter``; the tool a ``def`` in the sync runs and an ``async def`` in the
+async ones, as the hand-written paths call it inline), the same two requests written by hand
+with the typed SDK (``client.models.generate_content`` / ``generate_content_stream`` with
+function declarations and automatic function calling off), and by hand through the SDK's
+HTTP layer with prepared dicts and one ``json.loads`` per answer or chunk
+(``_api_client.request`` / ``request_streamed``: the path the adapter takes, and the reference
+of the goal). The server runs in its own process.
 
     python bench/measures/e2e_google.py [--framework F] [--json] [--quick]
 """
@@ -134,18 +135,27 @@ class Affordance(Runs):
         def get_weather(params: Weather) -> ToolResult[str]:
             return ToolResult.ok(forecast(params.city))
 
-        tool = Tool[Weather, str](
-            name="get_weather", description=TOOL_DESCRIPTION, handler=get_weather
-        )
-        self.prompt = PromptTemplate(
-            name="weather",
-            sections=[
-                MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
-                MarkdownSection[Question](
-                    title="Question", template="What is the weather in ${city}?"
-                ),
-            ],
-        )
+        async def aget_weather(params: Weather) -> ToolResult[str]:
+            return ToolResult.ok(forecast(params.city))
+
+        def weather_prompt(handler: Any) -> Any:
+            tool = Tool[Weather, str](
+                name="get_weather", description=TOOL_DESCRIPTION, handler=handler
+            )
+            return PromptTemplate(
+                name="weather",
+                sections=[
+                    MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
+                    MarkdownSection[Question](
+                        title="Question", template="What is the weather in ${city}?"
+                    ),
+                ],
+            )
+
+        # a `def` tool for the sync runs, an `async def` one for the async runs: each as the
+        # hand-written path calls it, inline (as in e2e_openai)
+        self.prompt = weather_prompt(get_weather)
+        self.aprompt = weather_prompt(aget_weather)
         self.params = Question(CITY)
         self.adapter = GoogleAdapter(MODEL, client=client)
         self.text_delta = TextDelta
@@ -154,14 +164,14 @@ class Affordance(Runs):
         return str(self.adapter.evaluate(self.prompt, self.params).text)
 
     async def aplain(self) -> str:
-        return str((await self.adapter.aevaluate(self.prompt, self.params)).text)
+        return str((await self.adapter.aevaluate(self.aprompt, self.params)).text)
 
     def stream(self) -> str:
         with self.adapter.stream(self.prompt, self.params) as events:
             return "".join(e.text for e in events if isinstance(e, self.text_delta))
 
     async def astream(self) -> str:
-        async with self.adapter.astream(self.prompt, self.params) as events:
+        async with self.adapter.astream(self.aprompt, self.params) as events:
             return "".join([e.text async for e in events if isinstance(e, self.text_delta)])
 
 

@@ -95,17 +95,27 @@ def _affordance(backend: Loopback) -> tuple[_Streamed, Callable[[], Any]]:
     class Question:
         city: str
 
-    async def get_weather(params: Weather) -> ToolResult[str]:
+    def get_weather(params: Weather) -> ToolResult[str]:
         return ToolResult.ok(forecast(params.city))
 
-    tool = Tool[Weather, str](name="get_weather", description=TOOL_DESCRIPTION, handler=get_weather)
-    prompt = PromptTemplate(
-        name="weather",
-        sections=[
-            MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
-            MarkdownSection[Question](title="Question", template="What is the weather in ${city}?"),
-        ],
-    )
+    async def aget_weather(params: Weather) -> ToolResult[str]:
+        return ToolResult.ok(forecast(params.city))
+
+    def weather_prompt(handler: Any) -> Any:
+        tool = Tool[Weather, str](name="get_weather", description=TOOL_DESCRIPTION, handler=handler)
+        return PromptTemplate(
+            name="weather",
+            sections=[
+                MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
+                MarkdownSection[Question](
+                    title="Question", template="What is the weather in ${city}?"
+                ),
+            ],
+        )
+
+    # a `def` tool for the sync runs, an `async def` one for the async runs: each as the
+    # hand-written path calls it, inline (as in e2e_openai)
+    prompt, aprompt = weather_prompt(get_weather), weather_prompt(aget_weather)
     params = Question(CITY)
     sync_client, async_client = _clients(backend)
     adapter = OpenAIAdapter(MODEL, client=sync_client, async_client=async_client, api=backend.api)
@@ -121,7 +131,7 @@ def _affordance(backend: Loopback) -> tuple[_Streamed, Callable[[], Any]]:
 
     async def run_async(run: _Streamed) -> str:
         text: list[str] = []
-        async with adapter.astream(prompt, params) as events:
+        async with adapter.astream(aprompt, params) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
                     text.append(event.text)

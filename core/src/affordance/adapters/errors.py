@@ -149,7 +149,19 @@ def stainless_error(
 def transport_errors(http_response: object) -> tuple[type[BaseException], ...]:
     """The transport errors of the HTTP package that made ``http_response`` (``httpx2``, or
     ``httpx`` for older SDKs): reading a streamed body raises them unwrapped by the SDK."""
-    package = sys.modules.get(type(http_response).__module__.split(".")[0])
+    kind = type(http_response)
+    found = _TRANSPORT_ERRORS.get(kind)
+    if found is None:
+        found = _TRANSPORT_ERRORS[kind] = _transport_errors_of(kind)
+    return found
+
+
+_TRANSPORT_ERRORS: dict[type[Any], tuple[type[BaseException], ...]] = {}
+"""By response class: one or two, for the process's life."""
+
+
+def _transport_errors_of(response_type: type[Any]) -> tuple[type[BaseException], ...]:
+    package = sys.modules.get(response_type.__module__.split(".")[0])
     found = getattr(package, "RequestError", None)
     if isinstance(found, type) and issubclass(found, BaseException):
         return (found,)

@@ -251,7 +251,7 @@ class _Stream:
 
     def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
         self._status: int | None = http_response.status_code
-        self._request_id: str | None = http_response.headers.get(_REQUEST_ID)
+        self._headers = http_response.headers
         self._prompt_name = prompt_name
         self._translator = StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
         content_type = http_response.headers.get("content-type", "")
@@ -270,6 +270,11 @@ class _Stream:
             provider=PROVIDER,
             prompt_name=self._prompt_name,
             status=self._status,
-            request_id=self._request_id,
+            request_id=self._request_id(),
             raw_text=body.decode("utf-8", errors="replace"),
         )
+
+    def _request_id(self) -> str | None:
+        """Read only when a failure needs it (a header lookup scans them all)."""
+        found = self._headers.get(_REQUEST_ID)
+        return found if isinstance(found, str) else None
