@@ -217,7 +217,7 @@ def test_a_deletion_waits_in_temporal_and_is_approved_after_the_worker_and_serve
 
     [pending] = asked["pending_confirmations"]
     assert (pending["name"], pending["arguments"]) == ("delete_task", {"task_id": 1})
-    assert asked["reply"] == "This needs your confirmation: delete_task."
+    assert asked["reply"] == "I'll delete task #1 “Water the plants” once you confirm."
     assert asked["tool_results"] == []  # reported when the run ends (see specs/TASKCHAT.md)
 
     workers.start()

@@ -46,6 +46,8 @@ HERE_MODULE_DIR = str(Path(__file__).resolve().parent)
 LEDGER_ENV = "DURABLE_TEST_LEDGER"
 GATE_ENV = "DURABLE_TEST_GATE"
 PROMPT = "notes.agent"
+ASKING = "Deleting note #1 needs your go-ahead."
+"""What the model writes in the turn that asks to delete (``save-and-delete``)."""
 NOTE_IDS = {"milk": 1, "eggs": 2}
 
 
@@ -155,7 +157,7 @@ def respond(request: ModelRequest) -> ProviderTurn:
             )
         return tool_calls(tool_call("add_note", {"text": "milk"}, call_id="call-add"))
     if script == "save-and-delete" and request.turn == 2:
-        return tool_calls(tool_call("delete_note", {"note_id": 1}, call_id="call-del"))
+        return tool_calls(tool_call("delete_note", {"note_id": 1}, call_id="call-del"), text=ASKING)
     return text(" | ".join(m.content for m in results))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from durable_app import (
+    ASKING,
     GATE_ENV,
     HERE_MODULE_DIR,
     LEDGER_ENV,
@@ -186,8 +187,9 @@ def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
 
     waiting = (PendingConfirmation("call-del", "delete_note", NoteRef(1), {"note_id": 1}),)
     assert settled.pending == waiting
+    assert settled.said == ASKING
     assert pending == waiting
-    assert (status.state, status.turn) == ("waiting", 2)
+    assert (status.state, status.turn, status.said) == ("waiting", 2, ASKING)
     assert comparable(response) == comparable(plain)
     if answer.approved:
         assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]

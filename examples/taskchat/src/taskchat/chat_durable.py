@@ -100,4 +100,4 @@ def _settled(turn: ChatTurn, heard: Callable[[StreamEvent], None]) -> SettledRun
     for call in calls:
         heard(ConfirmationRequired(call.call_id, call.name, call.arguments))
     pending = PendingTurn(run_id=turn.workflow_id, turn=0, calls=calls, durable=True)
-    return SettledRun((), pending, confirmation_text(calls))
+    return SettledRun((), pending, turn.said or confirmation_text(calls))

@@ -165,7 +165,7 @@ class DurableAgent:
         step)."""
         with _chat_errors():
             settled = await run.settled()
-        return ChatTurn(run.workflow_id, settled.response, settled.pending)
+        return ChatTurn(run.workflow_id, settled.response, settled.pending, settled.said)
 
     async def answer(
         self, workflow_id: str, answers: Mapping[str, Answer], reason: str = ""

@@ -178,6 +178,9 @@ class RunStatus:
     state: Literal["running", "waiting", "finished"]
     turn: int = 0
     pending: tuple[PendingData, ...] = ()
+    said: str | None = None
+    """While it waits: the text the model wrote in the turn that asked for the pending calls
+    (what a chat shows above the confirmation), if it wrote any."""
 
 
 @dataclass(frozen=True, slots=True)

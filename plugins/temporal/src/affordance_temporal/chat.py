@@ -38,11 +38,13 @@ __all__ = ["ChatTurn", "answer_confirmations", "chat_turn", "chat_workflow_id"]
 
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
-    """The run answering one message: its final ``response``, or the calls it waits on."""
+    """The run answering one message: its final ``response``, or the calls it waits on (and
+    ``said``, what the model wrote in asking for them)."""
 
     workflow_id: str
     response: PromptResponse[Any] | None = None
     pending: tuple[PendingConfirmation, ...] = ()
+    said: str | None = None
 
     @property
     def needs_confirmation(self) -> bool:
@@ -81,7 +83,7 @@ async def chat_turn(
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
     )
     settled = await handle.settled()
-    return ChatTurn(workflow_id, settled.response, settled.pending)
+    return ChatTurn(workflow_id, settled.response, settled.pending, settled.said)
 
 
 async def answer_confirmations(
@@ -102,4 +104,4 @@ async def answer_confirmations(
         if error.status != RPCStatusCode.NOT_FOUND:
             raise
     settled = await handle.settled()
-    return ChatTurn(workflow_id, settled.response, settled.pending)
+    return ChatTurn(workflow_id, settled.response, settled.pending, settled.said)

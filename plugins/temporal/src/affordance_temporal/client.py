@@ -92,10 +92,12 @@ def attach_run(
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """A run that waits for answers (``pending``) or has finished (``response``)."""
+    """A run that waits for answers (``pending``; ``said``: the model's text in the turn that
+    asked for them) or has finished (``response``)."""
 
     pending: tuple[PendingConfirmation, ...] = ()
     response: PromptResponse[Any] | None = None
+    said: str | None = None
 
 
 class DurableRunHandle:
@@ -147,7 +149,7 @@ class DurableRunHandle:
             return Settled(response=await self.result())
         if status.state == "finished":
             return Settled(response=await self.result())
-        return Settled(pending=self._pending(status.pending))
+        return Settled(pending=self._pending(status.pending), said=status.said)
 
     async def result(self) -> PromptResponse[Any]:
         """The final response, typed through the registry; a run that failed raises the

@@ -27,6 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from affordance.runtime.context import ToolContext
     from affordance.runtime.executor import CallOutcome, PreparedCall
     from affordance.runtime.loop import Evaluation
+    from affordance.runtime.messages import AssistantMessage
     from affordance.runtime.response import PromptResponse
     from affordance.runtime.turn import ModelRequest
     from affordance.serde import ParseError
@@ -83,6 +84,7 @@ class DurableRun:
     def __init__(self) -> None:
         self._answers: dict[str, Confirmation] = {}
         self._pending: tuple[PendingData, ...] = ()
+        self._said: str | None = None
         self._state = "running"
         self._turn = 0
 
@@ -140,16 +142,23 @@ class DurableRun:
         if self._state == "finished":
             return RunStatus("finished", self._turn)
         unanswered = self._unanswered()
-        return RunStatus("waiting" if unanswered else "running", self._turn, unanswered)
+        if not unanswered:
+            return RunStatus("running", self._turn)
+        return RunStatus("waiting", self._turn, unanswered, self._said)
 
     async def wait_for_answers(
-        self, pending: tuple[PendingConfirmation, ...], timeout: float | None
+        self,
+        pending: tuple[PendingConfirmation, ...],
+        timeout: float | None,
+        said: str | None = None,
     ) -> dict[str, Confirmation]:
         """Wait durably until every pending call is answered (or ``timeout`` passes: the
-        unanswered ones are denied), then hand the answers to ``Evaluation.resume``."""
+        unanswered ones are denied), then hand the answers to ``Evaluation.resume``. ``said``
+        is the model's text in the turn that asked for the calls."""
         self._pending = tuple(
             PendingData(item.call_id, item.name, dict(item.arguments)) for item in pending
         )
+        self._said = said
         ids = [item.call_id for item in pending]
         with suppress(asyncio.TimeoutError):
             await workflow.wait_condition(
@@ -160,6 +169,7 @@ class DurableRun:
             answer = self._answers.pop(call_id, None)
             answers[call_id] = answer if answer is not None else deny(NO_ANSWER)
         self._pending = ()
+        self._said = None
         return answers
 
 
@@ -224,7 +234,9 @@ class _Driver:
                 if not response.pending_confirmations:
                     return response
                 answers = await self.owner.wait_for_answers(
-                    response.pending_confirmations, self.options.confirmation_timeout
+                    response.pending_confirmations,
+                    self.options.confirmation_timeout,
+                    said=_said(response),
                 )
                 action = evaluation.resume(answers)
 
@@ -306,6 +318,12 @@ class _Driver:
 
 def _response(action: Finished[Any]) -> PromptResponse[Any]:
     return action.response
+
+
+def _said(response: PromptResponse[Any]) -> str | None:
+    """The text of the model's last turn: the one that asked for the pending calls."""
+    last = response.messages[-1] if response.messages else None
+    return last.text if isinstance(last, AssistantMessage) and last.text else None
 
 
 def _failure(error: PromptEvaluationError) -> ApplicationError:
