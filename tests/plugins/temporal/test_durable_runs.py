@@ -318,6 +318,7 @@ def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
 
     assert first.needs_confirmation
     assert [p.call_id for p in first.pending] == ["call-del"]
+    assert first.said == ASKING
     assert again == first  # the same run, not a second one
     assert done.response is not None
     assert done.response.text == "note #1: milk | deleted note #1"
@@ -368,6 +369,38 @@ def test_answers_to_a_run_that_ended_collect_how_it_ended(
     assert late.response is not None
     assert late.response.text == "note #1: milk | deleted note #1"
     assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
+
+
+def test_a_chat_turn_cancelled_while_starting_its_run_lets_the_start_finish(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """So the caller, cancelled, can cancel the run it started: the run exists by then."""
+    from affordance.runtime.messages import UserMessage
+    from affordance_temporal.chat import chat_turn, chat_workflow_id
+
+    registry = make_registry(ledger)
+    transcript = (UserMessage(f"save milk ({uuid.uuid4().hex})"),)
+
+    async def scenario() -> tuple[bool, str]:
+        client = await Client.connect(temporal_server.address)
+        ask = {"conversation_id": "c2", "messages": transcript, "task_queue": f"{task_queue}-idle"}
+        turn = asyncio.ensure_future(
+            chat_turn(client, registry, PROMPT, Task("save-and-delete"), **ask)
+        )
+        await asyncio.sleep(0)  # the start is on its way
+        turn.cancel()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            cancelled = True
+        else:
+            cancelled = False
+        handle = client.get_workflow_handle(chat_workflow_id("c2", transcript))
+        status = (await handle.describe()).status
+        await handle.terminate("test over")
+        return cancelled, status.name if status is not None else ""
+
+    assert asyncio.run(scenario()) == (True, "RUNNING")
 
 
 def test_cancelling_a_wait_for_a_run_cancels_the_waiting_task(

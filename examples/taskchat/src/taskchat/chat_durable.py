@@ -54,10 +54,8 @@ class DurableRuns:
         durable = self._durable
         workflow_id = durable.workflow_id(conversation_id, messages)
         heard(RunStarted(self._prompt_name, workflow_id))
-        try:
-            # started whatever happens to this request, so that the cancel below finds it
-            run = await uninterrupted(durable.start(conversation_id, messages, context))
-            turn = await self._within_deadline(durable.settled(run))
+        try:  # a start under way finishes first, so that the cancel below finds the run
+            turn = await self._within_deadline(durable.turn(conversation_id, messages, context))
         except (asyncio.CancelledError, ModelTimeoutError):
             await uninterrupted(durable.abandon(workflow_id))
             raise

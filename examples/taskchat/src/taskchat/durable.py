@@ -12,9 +12,8 @@ reading the server's ``TASKCHAT_*`` environment (the database its tools write to
 provider) — or the server itself with ``--temporal-worker``.
 
 :class:`DurableAgent` is the server's side: the Temporal client, and what ``ChatService``
-does under the flag — start the run answering a message and wait until it settles (the two
-steps of ``affordance_temporal.chat.chat_turn``, apart, so that the service can let the start
-finish before it cancels a run whose request stopped), answer its confirmations, cancel it. It
+does under the flag — start the run answering a message and wait until it settles
+(``affordance_temporal.chat.chat_turn``), answer its confirmations, cancel it. It
 raises the service's ``ChatError`` s, so the endpoints answer as for a run in the process. This
 module imports ``temporalio``: the app imports it only with ``--temporal``.
 """
@@ -25,7 +24,6 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 
 from temporalio.client import Client, RPCTimeoutOrCancelledError, WorkflowFailureError
-from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from affordance import (
@@ -38,12 +36,10 @@ from affordance import (
 )
 from affordance.adapters import Message
 from affordance_temporal import (
-    DurableRunHandle,
     PromptRegistry,
     durable_worker,
-    start_run,
 )
-from affordance_temporal.chat import ChatTurn, answer_confirmations, chat_workflow_id
+from affordance_temporal.chat import ChatTurn, answer_confirmations, chat_turn, chat_workflow_id
 from taskchat.chat_errors import DurableRunUnavailableError, ModelFailureError, ModelTimeoutError
 from taskchat.database import open_database
 from taskchat.github import GitHubClient
@@ -138,34 +134,27 @@ class DurableAgent:
             self._client = None
 
     def workflow_id(self, conversation_id: str, messages: Sequence[Message]) -> str:
-        """The id of the run :meth:`start` starts (or rejoins) for ``messages``."""
+        """The id of the run :meth:`turn` starts (or rejoins) for ``messages``."""
         return chat_workflow_id(conversation_id, messages)
 
-    async def start(
+    async def turn(
         self, conversation_id: str, messages: Sequence[Message], context: AssistantContext
-    ) -> DurableRunHandle:
-        """Start the run answering ``messages`` (the transcript ending with the new message),
-        or rejoin it if a request sent before started it (``chat_turn``'s first step: the
-        same workflow id, the same conflict policy)."""
+    ) -> ChatTurn:
+        """The run answering ``messages`` (the transcript ending with the new message), started
+        or rejoined if a request sent before started it, once it has replied or waits for
+        confirmations (``chat_turn``, which lets a start finish when it is cancelled, so that
+        a run whose request stopped can be cancelled)."""
         client = self._connected()
         with _chat_errors():
-            return await start_run(
+            return await chat_turn(
                 client,
                 self.registry,
                 ASSISTANT,
                 context,
-                task_queue=self.task_queue,
-                workflow_id=self.workflow_id(conversation_id, messages),
+                conversation_id=conversation_id,
                 messages=messages,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                task_queue=self.task_queue,
             )
-
-    async def settled(self, run: DurableRunHandle) -> ChatTurn:
-        """Wait until the run has replied or waits for confirmations (``chat_turn``'s second
-        step)."""
-        with _chat_errors():
-            settled = await run.settled()
-        return ChatTurn(run.workflow_id, settled.response, settled.pending, settled.said)
 
     async def answer(
         self, workflow_id: str, answers: Mapping[str, Answer], reason: str = ""

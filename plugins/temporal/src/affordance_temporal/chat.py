@@ -15,11 +15,12 @@ suspended run lives in Temporal, not in the process that started it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from temporalio.client import Client
 from temporalio.common import WorkflowIDConflictPolicy
@@ -35,6 +36,8 @@ from affordance_temporal.registry import PromptRegistry
 
 __all__ = ["ChatTurn", "answer_confirmations", "chat_turn", "chat_workflow_id"]
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
@@ -49,6 +52,17 @@ class ChatTurn:
     @property
     def needs_confirmation(self) -> bool:
         return bool(self.pending)
+
+
+async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` finished even if the awaiting task is cancelled meanwhile; the cancellation
+    is raised once it is done."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise
 
 
 def chat_workflow_id(conversation_id: str, messages: Sequence[Message]) -> str:
@@ -69,9 +83,13 @@ async def chat_turn(
     options: RunOptions | None = None,
 ) -> ChatTurn:
     """Run the agent on ``messages`` (the stored transcript ending with the new user message)
-    durably; return once it replied or waits for confirmations."""
+    durably; return once it replied or waits for confirmations.
+
+    Cancelled while the run is being started, it lets the start finish before the cancellation
+    goes on: a caller that then cancels the run (``chat_workflow_id`` names it) finds it, where
+    a start still on the wire would otherwise begin the run after the cancel was refused."""
     workflow_id = chat_workflow_id(conversation_id, messages)
-    handle = await start_run(
+    starting = start_run(
         client,
         registry,
         prompt,
@@ -82,6 +100,7 @@ async def chat_turn(
         options=options,
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
     )
+    handle = await _to_the_end(starting)
     settled = await handle.settled()
     return ChatTurn(workflow_id, settled.response, settled.pending, settled.said)
 
