@@ -23,170 +23,43 @@ import asyncio
 import json
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any
 
 import pytest
 
-from affordance.adapters.base import ProviderAdapter
 from affordance.errors import PromptEvaluationError
-from affordance.prompt.markdown import MarkdownSection
-from affordance.prompt.template import PromptTemplate
 from affordance.runtime.messages import ToolCall, UserMessage
 from affordance.runtime.response import PromptResponse
-from affordance.runtime.stream_events import RunFinished, TextDelta
+from affordance.runtime.stream_events import TextDelta
 from affordance.runtime.turn import ProviderTurn, Usage
 from affordance.testing.compare import comparable
+from affordance.testing.contract_faults import check_fault_outcome, script_fault_row
+from affordance.testing.contract_fixtures import ContractWire, MakeAdapter
+from affordance.testing.contract_runs import (
+    Entity,
+    Verdict,
+    contract_prompt,
+    lingering_tasks,
+    lookup_call,
+    provider_name,
+    run,
+)
 from affordance.testing.faults import (
-    ANSWER,
     ARGUMENT_SENTINEL,
     FAULT_CASES,
-    FAULT_REQUEST_ID,
     MODES,
-    PROMPT_SENTINEL,
     RESULT_SENTINEL,
     RUN_DEADLINE,
     SENTINELS,
-    Answered,
-    FaultProfile,
     FaultRow,
     Mode,
-    Outcome,
-    Raised,
-    ToolFailed,
-    WireFault,
 )
 from affordance.testing.logs import LogCapture
-from affordance.tools.result import ToolResult
-from affordance.tools.tool import Tool
 
 __all__ = ["MODES", "AdapterContract", "ContractWire", "Mode", "run"]
 
-MakeAdapter = Callable[[Literal["sync", "async"]], ProviderAdapter]
-
 CONCURRENT_RUNS = 1000
 """How many ``aevaluate`` runs the concurrency test starts at once on one adapter."""
-
-
-class ContractWire(Protocol):
-    """What a provider's tests give the contract: its fake server, spoken in its wire format."""
-
-    profile: FaultProfile
-    """Who retries, the overloaded status, the SDK's loggers and where the provider's outcome
-    differs from a fault row's (see :mod:`affordance.testing.faults`)."""
-
-    def script(self, *turns: ProviderTurn) -> None:
-        """Answer the next requests with these turns, in order, each plain or streamed as the
-        request asks (streamed in several events, text in several pieces). A call's arguments
-        are sent as given: text that is not JSON, or nested past any parser, goes out verbatim
-        where the wire format carries text, and embedded as raw JSON where it carries objects."""
-
-    def script_fault(self, fault: WireFault) -> None:
-        """Answer with a fault (``affordance.testing.faults.WIRE_FAULTS`` says what each one
-        sends, once or on every request from now on); a reply carrying headers carries
-        ``FAULT_REQUEST_ID`` as the provider's request id."""
-
-    def respond(self, answer: Callable[[str], ProviderTurn]) -> None:
-        """Answer every request not otherwise scripted with ``answer(body)``, ``body`` being
-        the request's JSON text (runs at once from several threads)."""
-
-    def requests(self) -> Sequence[Mapping[str, Any]]:
-        """The JSON bodies of the requests received so far."""
-
-    def tool_results(self, body: Mapping[str, Any]) -> list[tuple[str, bool]]:
-        """The tool results in the last message of a request body: ``(call id, failed)``, as
-        the model reads them."""
-
-    def wait_idle(self) -> bool:
-        """Wait (briefly) until the server has no open connection; whether it got there."""
-
-
-@dataclass(frozen=True)
-class LookupParams:
-    entity_id: str
-    verbose: bool = False  # optional: strict schemas make it nullable, so normalization runs
-
-
-@dataclass(frozen=True)
-class Entity:
-    entity_id: str
-    url: str
-    note: str = RESULT_SENTINEL
-
-
-@dataclass(frozen=True)
-class Verdict:
-    label: str
-    score: int
-
-
-def _lookup(params: LookupParams) -> ToolResult[Entity]:
-    if params.entity_id == "boom":
-        raise RuntimeError("database unavailable")
-    return ToolResult.ok(Entity(params.entity_id, f"https://e/{params.entity_id}"))
-
-
-def contract_prompt(output_type: Any = None) -> PromptTemplate[Any]:
-    """The prompt every contract test evaluates: one section, one tool that fails on ``boom``."""
-    lookup = Tool[LookupParams, Entity](
-        name="lookup", description="Look up an entity by id.", handler=_lookup
-    )
-    return PromptTemplate(
-        name="contract",
-        sections=[
-            MarkdownSection(
-                title="Task", template=f"Look things up. {PROMPT_SENTINEL}", tools=[lookup]
-            )
-        ],
-        output_type=output_type,
-    )
-
-
-def _call(call_id: str, entity_id: str) -> ToolCall:
-    return ToolCall(call_id, "lookup", json.dumps({"entity_id": entity_id}))
-
-
-def run(
-    make_adapter: MakeAdapter, mode: Mode, prompt: PromptTemplate[Any], **options: Any
-) -> PromptResponse[Any]:
-    """Evaluate ``prompt`` one of the four ways; the response it ended with."""
-    if mode == "evaluate":
-        with make_adapter("sync") as adapter:
-            return adapter.evaluate(prompt, **options)
-    if mode == "stream":
-        with make_adapter("sync") as adapter, adapter.stream(prompt, **options) as events:
-            last = list(events)[-1]
-        assert isinstance(last, RunFinished)
-        return last.response
-
-    async def asynchronously() -> PromptResponse[Any]:
-        async with make_adapter("async") as adapter:
-            if mode == "aevaluate":
-                return await adapter.aevaluate(prompt, **options)
-            async with adapter.astream(prompt, **options) as events:
-                seen = [event async for event in events]
-        assert isinstance(seen[-1], RunFinished)
-        return seen[-1].response
-
-    return asyncio.run(asynchronously())
-
-
-async def _settled(rounds: int = 100) -> set[asyncio.Task[Any]]:
-    """The tasks still alive once the loop has had ``rounds`` turns to finish closing what an
-    SDK left to the garbage collector (its async generators close in tasks of their own)."""
-    others: set[asyncio.Task[Any]] = set()
-    for _ in range(rounds):
-        others = asyncio.all_tasks() - {asyncio.current_task()}
-        if not others:
-            break
-        await asyncio.sleep(0)
-    return others
-
-
-def _provider(make_adapter: MakeAdapter) -> str:
-    with make_adapter("sync") as adapter:
-        return adapter.name
 
 
 def _abstract(name: str) -> Any:
@@ -224,7 +97,7 @@ class AdapterContract:
     ) -> None:
         wire.script(
             ProviderTurn(
-                tool_calls=(_call("call_1", "a"), _call("call_2", "boom")),
+                tool_calls=(lookup_call("call_1", "a"), lookup_call("call_2", "boom")),
                 usage=Usage(10, 4),
                 finish_reason="tool_calls",
             ),
@@ -277,7 +150,7 @@ class AdapterContract:
     ) -> None:
         script = (
             ProviderTurn(
-                tool_calls=(_call("call_1", "a"), _call("call_2", "boom")),
+                tool_calls=(lookup_call("call_1", "a"), lookup_call("call_2", "boom")),
                 usage=Usage(11, 4),
                 finish_reason="tool_calls",
             ),
@@ -318,7 +191,7 @@ class AdapterContract:
                 async for event in events:
                     if isinstance(event, TextDelta):
                         break
-            return await _settled()
+            return await lingering_tasks()
 
         assert {task.get_coro() for task in asyncio.run(consume())} == set()
         assert wire.wait_idle()
@@ -336,7 +209,7 @@ class AdapterContract:
             deviation = wire.profile.deviation(row, mode)
             reason = deviation.reason if deviation is not None else "?"
             pytest.skip(f"{row.name!r} does not apply to {wire.profile.provider}: {reason}")
-        _script_fault_row(wire, row)
+        script_fault_row(wire, row)
         options = {"deadline": RUN_DEADLINE, **row.options}
 
         with LogCapture(wire.profile.loggers) as logs:
@@ -348,7 +221,7 @@ class AdapterContract:
             except PromptEvaluationError as raised:
                 response, error = None, raised
 
-        _check_outcome(expected, row, wire, response, error, _provider(make_adapter))
+        check_fault_outcome(expected, row, wire, response, error, provider_name(make_adapter))
         assert logs.leaks(SENTINELS) == []
         assert wire.wait_idle()
 
@@ -371,7 +244,7 @@ class AdapterContract:
                         for index in range(CONCURRENT_RUNS)
                     )
                 )
-            return responses, await _settled()
+            return responses, await lingering_tasks()
 
         with LogCapture(wire.profile.loggers) as logs:
             responses, tasks_left = asyncio.run(everything())
@@ -407,67 +280,5 @@ def _answer_for_its_run(body: str) -> ProviderTurn:
     index = int(found[1])
     if index % 2 == 0 or RESULT_SENTINEL in body:
         return ProviderTurn(text=f"run {index} done")
-    call = _call(f"call_{index}", f"{ARGUMENT_SENTINEL}-{index}")
+    call = lookup_call(f"call_{index}", f"{ARGUMENT_SENTINEL}-{index}")
     return ProviderTurn(tool_calls=(call,), finish_reason="tool_calls")
-
-
-def _script_fault_row(wire: ContractWire, row: FaultRow) -> None:
-    """What the server (or its model) answers in ``row``: the fault, then the answer when the
-    row is one the run survives."""
-    survives = isinstance(row.outcome, ToolFailed) or (
-        isinstance(row.outcome, Answered) and row.outcome.retried
-    )
-    if row.wire is not None:
-        wire.script_fault(row.wire)
-    else:
-        assert row.arguments is not None
-        arguments = row.arguments()
-        wire.script(
-            *(
-                ProviderTurn(
-                    tool_calls=(ToolCall(f"call_{turn}", row.tool, arguments),),
-                    finish_reason="tool_calls",
-                )
-                for turn in range(1, row.calling_turns + 1)
-            )
-        )
-    if survives:
-        wire.script(ProviderTurn(text=ANSWER))
-
-
-def _check_outcome(
-    expected: Outcome,
-    row: FaultRow,
-    wire: ContractWire,
-    response: PromptResponse[Any] | None,
-    error: PromptEvaluationError | None,
-    provider: str,
-) -> None:
-    requests = wire.requests()
-    if isinstance(expected, Raised):
-        assert error is not None, f"expected {expected.describe()}, the run answered {response}"
-        if expected.phase in ("request", "response"):
-            assert error.provider == provider
-        want = (expected.phase, expected.status, FAULT_REQUEST_ID if expected.request_id else None)
-        assert (error.phase, error.status, error.request_id) == want, error
-        if expected.requests == "retried":
-            assert len(requests) > 1
-        elif expected.requests is not None:
-            assert len(requests) == expected.requests
-        if row.arguments is not None:  # each call got its one result before the next request
-            for turn, body in enumerate(requests[1:], start=1):
-                assert wire.tool_results(body) == [(f"call_{turn}", False)]
-        return
-    assert error is None, f"expected {expected.describe()}, got {error!r}"
-    assert response is not None
-    if isinstance(expected, Answered):
-        assert response.text == (None if expected.empty else ANSWER)
-        assert len(requests) == (2 if expected.retried else 1)
-        return
-    assert response.text == ANSWER
-    assert len(requests) == 2
-    (result,) = response.tool_results
-    assert result.call.id == "call_1"
-    assert not result.result.success
-    assert expected.detail in result.result.message
-    assert wire.tool_results(requests[1]) == [("call_1", True)]

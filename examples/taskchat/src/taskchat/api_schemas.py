@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from taskchat.chat import ChatReply
+from taskchat.chat_replies import ChatReply
 from taskchat.conversations import PendingCall
 from taskchat.views import TaskDetailed
 

@@ -31,9 +31,8 @@ import logging
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from affordance import (
     Evaluator,
@@ -41,12 +40,11 @@ from affordance import (
     PromptResponse,
     PromptTemplate,
     RunFinished,
-    StreamEvent,
     Tool,
     ToolCallFinished,
     TurnFinished,
 )
-from affordance.adapters import AssistantMessage, Message, ToolResultMessage, UserMessage
+from affordance.adapters import Message, ToolResultMessage, UserMessage
 from taskchat.chat_durable import DurableRuns
 from taskchat.chat_errors import (
     ChatError,
@@ -58,15 +56,23 @@ from taskchat.chat_errors import (
     ModelTimeoutError,
     NothingToConfirmError,
 )
+from taskchat.chat_replies import (
+    ChatEvent,
+    ChatListener,
+    ChatReply,
+    ChatStarted,
+    ToolOutcome,
+    reply_text,
+    tool_outcome,
+)
 from taskchat.conversations import (
     Conversation,
     ConversationConflictError,
     ConversationStore,
-    PendingCall,
     PendingTurn,
 )
 from taskchat.prompt import AssistantContext
-from taskchat.settled_runs import SettledRun, confirmation_text, uninterrupted
+from taskchat.settled_runs import SettledRun, uninterrupted
 from taskchat.suspended_turns import Answer, TurnFinisher, check_answers, suspended_turn
 
 if TYPE_CHECKING:  # the durable module imports temporalio: only with --temporal
@@ -83,57 +89,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("taskchat.chat")
-
-
-# -- results and events ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ToolOutcome:
-    """One tool call of a chat request: ``message`` for people, ``content`` for the model."""
-
-    call_id: str
-    name: str
-    success: bool
-    message: str
-    content: str
-
-    def as_message(self) -> ToolResultMessage:
-        """The call's result as the transcript stores it."""
-        return ToolResultMessage(self.call_id, self.name, self.content, not self.success)
-
-
-@dataclass(frozen=True, slots=True)
-class ChatReply:
-    conversation_id: str
-    reply: str
-    tool_results: tuple[ToolOutcome, ...]
-    pending_confirmations: tuple[PendingCall, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ChatStarted:
-    """The request passed its checks and the work begins: every later failure is reported
-    after the events (the streaming endpoint has started its stream by then).
-
-    ``resumed``: the request answers pending confirmations.
-    """
-
-    kind: ClassVar[str] = "chat_started"
-    conversation_id: str
-    resumed: bool
-
-
-ChatEvent: TypeAlias = ChatStarted | StreamEvent
-"""What a listener hears, in order: ``ChatStarted``, then — for an answer to confirmations —
-one ``ToolCallFinished`` per call of the suspended turn the service finishes, then the run's
-stream events except ``RunFinished`` (the :class:`ChatReply` takes its place).
-
-A durable run is heard once it has settled: ``ChatStarted``, ``RunStarted`` (its workflow id;
-``resumed`` for answers), then, if it finished, one ``ToolCallFinished`` per call of the whole
-run, or, if it waits, one ``ConfirmationRequired`` per held call."""
-
-ChatListener = Callable[[ChatEvent], None]
 
 
 # -- the service -------------------------------------------------------------------------------
@@ -230,7 +185,7 @@ class ChatService:
         def heard(event: ChatEvent) -> None:
             nonlocal turns
             if isinstance(event, ToolCallFinished):
-                outcomes.append(_outcome(event))
+                outcomes.append(tool_outcome(event))
             elif isinstance(event, TurnFinished):
                 turns += 1
             if listener is not None:
@@ -276,7 +231,7 @@ class ChatService:
             if self._durable is None:
                 response = await self._run_agent(context, messages, heard)
                 pending = suspended_turn(response, [o.as_message() for o in outcomes])
-                settled = SettledRun(response.messages, pending, _reply_text(response, pending))
+                settled = SettledRun(response.messages, pending, reply_text(response, pending))
             else:
                 settled = await self._durable.run(conversation.id, context, messages, heard)
         except BaseException:
@@ -351,25 +306,7 @@ class ChatService:
         return AssistantContext(today=self._today().isoformat())
 
 
-# -- the parts ---------------------------------------------------------------------------------
-
-
-def _outcome(event: ToolCallFinished) -> ToolOutcome:
-    result = event.result
-    return ToolOutcome(
-        event.call_id, event.name, result.success, result.message, result.model_text()
-    )
-
-
-def _reply_text(response: PromptResponse[None], pending: PendingTurn | None) -> str:
-    if response.text:
-        return response.text
-    if pending is not None:
-        turn = response.messages[-1]
-        if isinstance(turn, AssistantMessage) and turn.text:
-            return turn.text
-        return confirmation_text(pending.calls)
-    return ""
+# -- the request log ---------------------------------------------------------------------------
 
 
 def _failure(error: BaseException) -> str:

@@ -37,8 +37,9 @@ from affordance import (
     TurnFinished,
 )
 from taskchat.api_schemas import ChatResponse
-from taskchat.chat import Answer, ChatEvent, ChatReply, ChatService, ChatStarted
+from taskchat.chat import Answer, ChatService
 from taskchat.chat_errors import ChatError
+from taskchat.chat_replies import ChatEvent, ChatReply, ChatStarted
 from taskchat.correlation import internal_error_body, log_unhandled
 
 __all__ = ["KEEPALIVE", "ChatEventStream", "event_data", "open_chat_stream", "server_sent_event"]
