@@ -3,7 +3,9 @@
 The work is split so the sync and async drivers share every decision:
 :meth:`ToolExecutor.prepare` (lookup, policy, argument parsing and validation, confirmation
 gate, cache lookup) is pure; :meth:`ToolExecutor.run` / :meth:`ToolExecutor.arun` call the
-handler with timeout and retries; :meth:`ToolExecutor.finish` caches, logs and builds the event.
+handler with timeout and retries (each attempt's decisions are ``_attempts.Attempts``');
+:meth:`ToolExecutor.finish` caches and logs. A call travels as a ``PreparedCall`` and ends as a
+``CallOutcome`` (``affordance.runtime.calls``, re-exported here).
 """
 
 from __future__ import annotations
@@ -11,17 +13,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from affordance._fastinit import fast_init
 from affordance._json import loads
 from affordance.clock import SYSTEM_CLOCK, Clock
-from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime import failures
-from affordance.runtime._calllog import log_call, log_overrun
+from affordance.runtime._attempts import Attempts
+from affordance.runtime._calllog import log_call
 from affordance.runtime._coroutines import run_coroutine
-from affordance.runtime._guard import HandlerEscape, await_guarded, call_guarded
+from affordance.runtime._guard import await_guarded, call_guarded
 from affordance.runtime._offthread import (
     HandlerTimeoutError,
     await_in_thread,
@@ -29,11 +29,11 @@ from affordance.runtime._offthread import (
     run_in_thread,
 )
 from affordance.runtime.cache import ResultCache, cache_key
+from affordance.runtime.calls import CallOutcome, PreparedCall
 from affordance.runtime.context import ToolContext
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.policy import ToolPolicy
 from affordance.serde import MAX_DEPTH, ParseError, dump, parse
-from affordance.tools.result import ToolResult
 from affordance.tools.retry import RetryPolicy
 from affordance.tools.tool import Tool
 
@@ -46,36 +46,6 @@ MAX_ARGUMENTS_SIZE = 1_048_576
 sent it, or an already-parsed object as ``json.dumps`` writes it compactly. A model's turn is
 far shorter than that (output token limits); more is a runaway or hostile answer, refused
 before it is parsed."""
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class PreparedCall:
-    """A call after lookup and validation. ``result`` is set when it need not (or may not) run."""
-
-    call: ToolCall
-    tool: Tool[Any, Any] | None
-    arguments: object = None
-    params: Any = None
-    result: ToolResult[Any] | None = None
-    needs_confirmation: bool = False
-    cache_key: str | None = None
-    cached: bool = False
-    denial: str | None = None
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class CallOutcome:
-    """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
-    executor already computed it (to check the value can be sent), so it is done once."""
-
-    prepared: PreparedCall
-    result: ToolResult[Any]
-    duration: float = 0.0
-    attempts: int = 0
-    error_code: str | None = None
-    rendered: str | None = None
 
 
 class ToolExecutor:
@@ -174,7 +144,7 @@ class ToolExecutor:
         """Run a prepared call in this thread (a sync handler with a timeout gets a thread)."""
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        attempts = _Attempts(self, prepared, context)
+        attempts = Attempts(self, prepared, context)
         while True:
             timeout = attempts.begin()
             if isinstance(timeout, CallOutcome):
@@ -194,7 +164,7 @@ class ToolExecutor:
         """Run a prepared call on the event loop; sync handlers run in a worker thread."""
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        attempts = _Attempts(self, prepared, context)
+        attempts = Attempts(self, prepared, context)
         while True:
             timeout = attempts.begin()
             if isinstance(timeout, CallOutcome):
@@ -300,140 +270,12 @@ def _json_size(arguments: object) -> int | None:
         return None
 
 
-class _Attempts:
-    """The retry loop's decisions for one call, shared by :meth:`ToolExecutor.run` and
-    :meth:`ToolExecutor.arun` (which differ only in how they wait)."""
-
-    __slots__ = (
-        "attempt",
-        "attempt_started",
-        "context",
-        "executor",
-        "prepared",
-        "retry",
-        "started",
-        "tool",
-    )
-
-    def __init__(
-        self, executor: ToolExecutor, prepared: PreparedCall, context: ToolContext
-    ) -> None:
-        tool = prepared.tool
-        assert tool is not None
-        assert tool.handler is not None
-        self.executor = executor
-        self.prepared = prepared
-        self.context = context
-        self.tool: Tool[Any, Any] = tool
-        self.retry = tool.retry or executor.retry
-        self.started = executor.clock.monotonic()
-        self.attempt_started = self.started
-        self.attempt = 0
-
-    def begin(self) -> float | CallOutcome | None:
-        """Start an attempt: its timeout, or the outcome if the deadline has already passed."""
-        self.attempt += 1
-        self.attempt_started = self.executor.clock.monotonic()
-        tool = self.tool
-        timeout = tool.timeout if tool.timeout is not None else self.executor.default_timeout
-        deadline = self.context.deadline
-        if deadline is not None:
-            remaining = deadline.remaining()
-            if remaining <= 0:
-                return self._outcome(failures.deadline_passed(tool.name))
-            timeout = remaining if timeout is None else min(timeout, remaining)
-        return timeout
-
-    def check_in_time(self, timeout: float | None) -> None:
-        """Raise :class:`HandlerTimeoutError` if an async handler returned past its timeout.
-
-        ``asyncio.wait_for`` cannot interrupt a handler that blocks the event loop (a
-        ``time.sleep`` inside ``async def``): it returns late with a result. The executor's
-        clock decides instead, and the overrun is logged (metadata only).
-        """
-        if timeout is None or not self.tool.is_async:
-            return
-        elapsed = self.executor.clock.monotonic() - self.attempt_started
-        if elapsed <= timeout:
-            return
-        context = self.context
-        log_overrun(
-            run_id=context.run_id,
-            turn=context.turn,
-            call_id=context.call_id,
-            tool=self.tool.name,
-            handler=_handler_name(self.tool),
-            elapsed=elapsed,
-            timeout=timeout,
-        )
-        raise HandlerTimeoutError
-
-    def succeeded(self, value: object) -> CallOutcome:
-        """The handler's result, once it is known to render: the loop renders it for the model
-        and for ``ToolInvoked``, and a value with no text form must not crash the run there."""
-        name = self.tool.name
-        result = _checked(name, value)
-        try:
-            rendered = result.render()
-        except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
-            return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
-        return self._outcome(result, rendered=rendered)
-
-    def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
-        """The seconds to wait before trying again, or the final outcome."""
-        name = self.tool.name
-        result: ToolResult[Any]
-        if isinstance(error, HandlerEscape):  # a BaseException the handler let out
-            result = failures.handler_raised(name, error.error)
-            code, again = type(error.error).__name__, False
-        elif isinstance(error, HandlerTimeoutError):
-            result, code, again = failures.timed_out(name, timeout or 0), "timeout", False
-            again = self.retry.retry_timeouts
-        elif isinstance(error, ToolError):
-            result, code, again = failures.tool_error(error), error.code, error.retryable
-        elif isinstance(error, ToolValidationError):
-            result = failures.invalid_arguments(name, error.message)
-            code, again = "invalid_arguments", False
-        else:
-            result, code, again = failures.handler_raised(name, error), type(error).__name__, False
-        if not again or self.attempt >= self.retry.max_attempts:
-            return self._outcome(result, code)
-        delay = self.retry.delay(self.attempt, self.executor.random_unit())
-        deadline = self.context.deadline
-        if deadline is not None and deadline.remaining() <= delay:
-            return self._outcome(result, code)
-        return delay
-
-    def _outcome(
-        self,
-        result: ToolResult[Any],
-        error_code: str | None = None,
-        *,
-        rendered: str | None = None,
-    ) -> CallOutcome:
-        duration = self.executor.clock.monotonic() - self.started
-        return CallOutcome(self.prepared, result, duration, self.attempt, error_code, rendered)
-
-
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
     handler = tool.handler
     assert handler is not None
     if tool.takes_context:
         return handler(params, context=context)
     return handler(params)
-
-
-def _handler_name(tool: Tool[Any, Any]) -> str:
-    handler = tool.handler
-    name = getattr(handler, "__qualname__", None) or type(handler).__qualname__
-    module = getattr(handler, "__module__", None)
-    return f"{module}.{name}" if module else name
-
-
-def _checked(name: str, value: object) -> ToolResult[Any]:
-    if isinstance(value, ToolResult):
-        return value
-    return failures.bad_return(name, value)
 
 
 def _json_text(arguments: object) -> str:
