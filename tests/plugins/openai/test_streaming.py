@@ -13,6 +13,7 @@ from loopback import (
     CHAT_COMPLETIONS_PATH,
     RESPONSES_PATH,
     LoopbackServer,
+    SseEvent,
     chat_stream,
     chat_stream_error,
     chat_text,
@@ -185,3 +186,15 @@ def test_an_async_stream_cut_mid_event_is_an_error_naming_the_break(
 
     with pytest.raises(PromptEvaluationError, match="stream broke off"):
         asyncio.run(run())
+
+
+def test_a_responses_event_whose_type_is_no_string_is_skipped_like_an_unknown_one(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
+) -> None:
+    stream = responses_stream(response_text("Sunny."))
+    odd = SseEvent({"type": ["response.output_text.delta"], "delta": "x"}, event="odd")
+    server.script(RESPONSES_PATH, dataclasses.replace(stream, events=[odd, *stream.events]))
+
+    events = streamed(OpenAIAdapter("gpt-test", client=clients.sync()), prompt)
+
+    assert events[-1].response.text == "Sunny."

@@ -34,9 +34,10 @@ def _field(line: str) -> tuple[str, str]:
     return name, value[1:] if value[:1] == " " else value
 
 
-# The two readers below frame lines inline, the common lines first (``data:``, the blank line
-# that ends an event, ``event:``): a function call per line is a measurable part of reading a
-# stream. Other fields (``id:``, ``retry:``) are ignored, as are comments.
+# The two readers below frame lines inline, the common lines first (``data: ``, the blank line
+# that ends an event, ``event: ``, as servers write them: with the space): a function call per
+# line is a measurable part of reading a stream. Other lines go through ``_field`` (a field
+# without the space, or without a colon); ``id:`` and ``retry:`` are ignored, as are comments.
 
 
 def read_events(lines: Iterable[str]) -> Iterator[SseEvent]:
@@ -45,14 +46,14 @@ def read_events(lines: Iterable[str]) -> Iterator[SseEvent]:
     data: list[str] = []
     for raw in lines:
         line = raw.rstrip("\r")
-        if line.startswith("data:"):
-            data.append(line[6:] if line[5:6] == " " else line[5:])
+        if line.startswith("data: "):
+            data.append(line[6:])
         elif not line:
             if data or event is not None:
                 yield SseEvent(event, "\n".join(data))
                 event, data = None, []
-        elif line.startswith("event:"):
-            event = line[7:] if line[6:7] == " " else line[6:]
+        elif line.startswith("event: "):
+            event = line[7:]
         elif line[0] != ":":
             name, value = _field(line)
             if name == "event":
@@ -69,14 +70,14 @@ async def aread_events(lines: AsyncIterable[str]) -> AsyncGenerator[SseEvent, No
     try:
         async for raw in lines:
             line = raw.rstrip("\r")
-            if line.startswith("data:"):
-                data.append(line[6:] if line[5:6] == " " else line[5:])
+            if line.startswith("data: "):
+                data.append(line[6:])
             elif not line:
                 if data or event is not None:
                     yield SseEvent(event, "\n".join(data))
                     event, data = None, []
-            elif line.startswith("event:"):
-                event = line[7:] if line[6:7] == " " else line[6:]
+            elif line.startswith("event: "):
+                event = line[7:]
             elif line[0] != ":":
                 name, value = _field(line)
                 if name == "event":

@@ -200,6 +200,10 @@ def stream_sync(
                 try:
                     for delta in deltas:
                         assembler.add(delta)
+                        if type(delta) is TextPiece:  # most deltas: no call to translate them
+                            if delta.text:
+                                yield TextDelta(delta.text, request.turn)
+                            continue
                         shown = translate.delta(delta, request.turn)
                         if shown is not None:
                             yield shown
@@ -247,6 +251,10 @@ async def stream_async(
                 try:
                     async for delta in deltas:
                         assembler.add(delta)
+                        if type(delta) is TextPiece:  # most deltas: no call to translate them
+                            if delta.text:
+                                yield TextDelta(delta.text, request.turn)
+                            continue
                         shown = translate.delta(delta, request.turn)
                         if shown is not None:
                             yield shown

@@ -82,9 +82,12 @@ class ChatStream:
         delta = choice.get("delta")
         return self._deltas(delta) if isinstance(delta, dict) else ()
 
-    def _deltas(self, delta: dict[str, Any]) -> list[Delta]:
-        out: list[Delta] = []
+    def _deltas(self, delta: dict[str, Any]) -> Iterable[Delta]:
         content = delta.get("content")
+        calls = delta.get("tool_calls")
+        if not calls and delta.get("refusal") is None and not self._hosted:  # most chunks
+            return (TextPiece(content),) if isinstance(content, str) and content else ()
+        out: list[Delta] = []
         if isinstance(content, str) and content:
             out.append(TextPiece(content))
             if self._hosted:
@@ -96,7 +99,7 @@ class ChatStream:
         if isinstance(refusal, str) and refusal:
             self._refusal = True
             out.append(RefusalPiece(refusal))
-        for fragment in delta.get("tool_calls") or ():
+        for fragment in calls or ():
             out.extend(self._call_fragment(fragment))
         return out
 

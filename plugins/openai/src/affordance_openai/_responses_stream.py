@@ -31,6 +31,19 @@ from affordance_openai._responses import failure, finish_reason, usage_of
 __all__ = ["ResponsesStream"]
 
 _ENDS = frozenset({"response.completed", "response.incomplete"})
+_NOTHING_NEW = frozenset(
+    {
+        "response.created",
+        "response.in_progress",
+        "response.content_part.added",
+        "response.content_part.done",
+        "response.output_text.done",
+        "response.refusal.done",
+        "response.function_call_arguments.done",
+    }
+)
+"""Events whose content arrives again elsewhere (the deltas, ``output_item.done``, the final
+response): a good part of every stream, answered before anything else is looked at."""
 
 
 class ResponsesStream:
@@ -50,6 +63,8 @@ class ResponsesStream:
         kind = data.get("type", event.event)
         if kind == "response.output_text.delta":
             return (TextPiece(_text(data, "delta")),)
+        if not isinstance(kind, str) or kind in _NOTHING_NEW:
+            return ()  # a type that is no string is no event this adapter knows
         if kind == "response.function_call_arguments.delta":
             return (ToolCallArguments(_index(data), _text(data, "delta")),)
         if kind == "response.output_item.added":
@@ -102,10 +117,8 @@ class ResponsesStream:
         )
 
 
-def _activity(kind: Any, data: Mapping[str, Any]) -> Iterable[Delta]:
+def _activity(kind: str, data: Mapping[str, Any]) -> Iterable[Delta]:
     """``response.web_search_call.searching`` and the like: a hosted tool at work."""
-    if not isinstance(kind, str):
-        return ()
     parts = kind.split(".")
     if len(parts) != 3 or parts[0] != "response" or not parts[1].endswith("_call"):
         return ()
