@@ -228,6 +228,19 @@ def test_anthropic_reads_python_runs_errors_timeouts_and_files() -> None:
     assert result.exit_code is None
 
 
+def test_anthropic_blocks_whose_names_or_ids_are_no_strings_match_nothing() -> None:
+    blocks = [
+        {"type": "server_tool_use", "id": ["a"], "name": "code_execution", "input": {"code": "1"}},
+        {"type": "server_tool_use", "id": "b", "name": ["code_execution"], "input": {}},
+        {"type": "code_execution_tool_result", "tool_use_id": {"id": "a"}, "content": {}},
+    ]
+
+    result = CODECS["anthropic"].parse_output(blocks, tool())
+
+    assert result is not None
+    assert [(e.code, e.outcome) for e in result.executions] == [("1", None)]  # no result paired
+
+
 def test_anthropic_file_edits_alone_are_no_runs() -> None:
     blocks = [
         {"type": "server_tool_use", "id": "d", "name": "text_editor_code_execution", "input": {}}

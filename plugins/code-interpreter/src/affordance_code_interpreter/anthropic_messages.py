@@ -81,20 +81,21 @@ class AnthropicCodeInterpreterCodec:
         response_items: Sequence[Mapping[str, Any]],
         tool: HostedTool[CodeInterpreterConfig],
     ) -> CodeInterpreterResult | None:
-        results = {
-            block.get("tool_use_id"): block
+        results = {  # ids that are no strings match no call (and must not break the dict)
+            block["tool_use_id"]: block
             for block in response_items
             if str(block.get("type", "")).endswith("code_execution_tool_result")
+            and isinstance(block.get("tool_use_id"), str)
         }
         runs: list[CodeExecution] = []
         texts: list[str] = []
         for block in response_items:
-            kind = block.get("type")
+            kind, name, call_id = block.get("type"), block.get("name"), block.get("id")
             if kind == "text":
                 texts.append(text_of(block, "text") or "")
-            elif kind == "server_tool_use" and block.get("name") in _RUNS:
-                code_key, language = _RUNS[str(block["name"])]
-                result = results.get(block.get("id"))
+            elif kind == "server_tool_use" and isinstance(name, str) and name in _RUNS:
+                code_key, language = _RUNS[name]
+                result = results.get(call_id) if isinstance(call_id, str) else None
                 content = result.get("content") if result is not None else None
                 code = text_of(block.get("input"), code_key) or ""
                 runs.append(_execution(code, language, content))
