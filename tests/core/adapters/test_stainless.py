@@ -1,25 +1,54 @@
-"""``http_response_class``. ``JsonPost`` itself runs over real HTTP in every OpenAI and
-Anthropic plugin test (plain, streamed, and the fault matrix), at the SDKs' floor and latest."""
+"""``http_response_class`` and ``bounded_timeout``. ``JsonPost`` itself runs over real HTTP in
+every OpenAI and Anthropic plugin test (plain, streamed, the fault matrix, retries under a
+deadline), at the SDKs' floor and latest."""
 
 from __future__ import annotations
 
-import httpx2
+import sys
+import types
+from collections.abc import Iterator
+
 import pytest
 
 from affordance.adapters.stainless import bounded_timeout, http_response_class
 
 
-class _SdkHttpClient(httpx2.Client):
-    """Like an SDK's ``DefaultHttpxClient``: a subclass of the httpx client it is built on."""
+@pytest.fixture
+def http_package() -> Iterator[types.ModuleType]:
+    """A stand-in for ``httpx2``/``httpx``: a package with ``Client`` and ``Response``."""
+    package = types.ModuleType("standin_http")
+
+    class Client:
+        pass
+
+    class Response:
+        pass
+
+    Client.__module__ = Response.__module__ = "standin_http._client"
+    package.Client, package.Response = Client, Response  # type: ignore[attr-defined]
+    sys.modules["standin_http"] = package
+    try:
+        yield package
+    finally:
+        del sys.modules["standin_http"]
 
 
-def test_the_response_class_is_that_of_the_httpx_the_sdk_is_built_on() -> None:
-    assert http_response_class(_SdkHttpClient) is httpx2.Response
+def test_the_response_class_is_that_of_the_httpx_the_sdk_is_built_on(
+    http_package: types.ModuleType,
+) -> None:
+    class DefaultHttpxClient(http_package.Client):  # type: ignore[name-defined,misc]
+        """Like an SDK's: a subclass of the httpx client it is built on."""
+
+    assert http_response_class(DefaultHttpxClient) is http_package.Response
 
 
 def test_a_class_that_is_no_httpx_client_is_refused() -> None:
     with pytest.raises(TypeError, match="not an httpx client class"):
         http_response_class(dict)
+
+
+class _StructuredTimeout:
+    """Like ``httpx.Timeout``: no plain number."""
 
 
 @pytest.mark.parametrize(
@@ -28,7 +57,7 @@ def test_a_class_that_is_no_httpx_client_is_refused() -> None:
         (600.0, 2.0, 2.0),  # the deadline is nearer
         (1.5, 30.0, 1.5),  # the client's own is shorter
         (None, 3.0, 3.0),  # no client timeout at all
-        (httpx2.Timeout(5.0), 3.0, 3.0),  # a structured timeout gives way
+        (_StructuredTimeout(), 3.0, 3.0),  # a structured timeout gives way
         (10.0, 0.0, 0.001),  # never zero: that would mean "no timeout"
     ],
 )
