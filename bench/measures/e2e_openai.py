@@ -4,8 +4,9 @@ One run is two requests (the model calls ``get_weather``, then answers). Measure
 Chat Completions and Responses: synchronously (affordance ``OpenAIAdapter.evaluate`` and the
 SDK by hand) and awaited one after another on one event loop (every framework; the tool is an
 ``async def`` there, as the by-hand code calls it inline). The floor is the same two requests
-written by hand with the typed SDK; ``openai-sdk-raw`` writes them with ``with_raw_response``
-and ``json.loads``, the SDK's fastest path. The server runs in its own process
+written by hand with the typed SDK; ``openai-sdk-raw`` sends the same JSON bodies through the
+client's public ``post`` and reads them with ``json.loads``, the SDK's fastest path (the one the
+adapter takes). The server runs in its own process
 (``_loopback_process``).
 
     python bench/measures/e2e_openai.py [--framework F] [--json] [--quick]

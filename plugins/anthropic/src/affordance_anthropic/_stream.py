@@ -1,9 +1,9 @@
 """Reading a streamed Messages answer: SSE lines into events, events into the core's deltas.
 
-The adapter reads the raw event stream (the SDK's ``with_streaming_response``), frames it with the
-core's SSE reader and hands each event here, parsed with one ``json.loads``, skipping the SDK's
-per-event models. Each content block
-is rebuilt from its ``content_block_start`` and deltas (``text_delta``, ``input_json_delta``,
+The adapter reads the raw event stream (the HTTP response of the client's ``post`` with
+``stream=True``), frames it with the core's SSE reader and hands each event here, parsed with
+one ``json.loads``, skipping the SDK's per-event models. Each content block is rebuilt from
+its ``content_block_start`` and deltas (``text_delta``, ``input_json_delta``,
 ``citations_delta``, ``thinking_delta``, ``signature_delta``) into exactly the block a plain
 answer holds, and handed over whole at ``content_block_stop`` as a provider item; text and tool
 arguments are also handed over piece by piece as they come. ``message_stop`` ends the turn; a
