@@ -21,7 +21,15 @@ from affordance import (
     TurnFinished,
     approve,
 )
-from affordance.runtime.deltas import TextPiece, TurnAssembler, TurnEnd, deltas_of
+from affordance.runtime.deltas import (
+    DeltaError,
+    TextPiece,
+    ToolCallArguments,
+    ToolCallBegun,
+    TurnAssembler,
+    TurnEnd,
+    deltas_of,
+)
 from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
 from affordance.testing import ScriptedAdapter, comparable, text, tool_call, tool_calls
 
@@ -194,3 +202,45 @@ def test_nothing_may_follow_the_final_delta():
     assembler.add(TurnEnd())
     with pytest.raises(ValueError, match="after the turn ended"):
         assembler.add(TextPiece("late"))
+
+
+class OutOfOrder(ScriptedAdapter):
+    """A plugin whose deltas make no turn: arguments for a call that never began."""
+
+    def send_stream(self, request: ModelRequest) -> Iterator:
+        yield ToolCallArguments(0, '{"entity_id": "x"}')
+        yield TurnEnd()
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator:
+        for delta in self.send_stream(request):
+            yield delta
+
+
+def test_deltas_that_make_no_turn_end_the_stream_with_a_readable_error():
+    with (
+        pytest.raises(PromptEvaluationError, match="never began") as raised,
+        OutOfOrder().stream(make_prompt()) as events,
+    ):
+        list(events)
+    assert raised.value.phase == "response"
+
+    async def consume() -> None:
+        async with OutOfOrder().astream(make_prompt()) as events:
+            async for _ in events:
+                pass
+
+    with pytest.raises(PromptEvaluationError, match="never began"):
+        asyncio.run(consume())
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [
+        TextPiece(["not", "text"]),  # type: ignore[arg-type]
+        ToolCallBegun(0, {"id": 1}, "lookup"),  # type: ignore[arg-type]
+        ToolCallBegun(0, "c1", None),  # type: ignore[arg-type]
+    ],
+)
+def test_a_delta_of_the_wrong_type_is_refused(delta: object) -> None:
+    with pytest.raises(DeltaError):
+        TurnAssembler().add(delta)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from affordance.runtime.turn import NO_USAGE, ProviderTurn, Usage
 
 __all__ = [
     "Delta",
+    "DeltaError",
     "HostedActivity",
     "ProviderItem",
     "RefusalPiece",
@@ -130,6 +131,12 @@ class _Call:
     arguments: str | Mapping[str, Any] | None = None
 
 
+class DeltaError(ValueError):
+    """Deltas that do not make a turn: out of order (arguments for a call that never began, a
+    delta after the end) or carrying the wrong type. The stream drivers report it as a
+    ``PromptEvaluationError`` (phase ``response``): the provider's stream cannot be read."""
+
+
 class TurnAssembler:
     """Joins one turn's deltas into a :class:`ProviderTurn`."""
 
@@ -145,32 +152,39 @@ class TurnAssembler:
 
     def add(self, delta: Delta) -> None:
         if self._end is not None:
-            raise ValueError(f"a {type(delta).__name__} arrived after the turn ended")
+            raise DeltaError(f"a {type(delta).__name__} arrived after the turn ended")
         if isinstance(delta, TextPiece):
-            self._text.append(delta.text)
+            self._text.append(_text(delta.text))
         elif isinstance(delta, ToolCallArguments):
-            self._call(delta.index).pieces.append(delta.text)
+            self._call(delta.index).pieces.append(_text(delta.text))
         elif isinstance(delta, ToolCallBegun):
             if delta.index in self._calls:
-                raise ValueError(f"tool call {delta.index} began twice")
+                raise DeltaError(f"tool call {delta.index} began twice")
+            call_id: object = delta.call_id  # plugin code: the annotations are no promise
+            name: object = delta.name
+            if not isinstance(call_id, str) or not isinstance(name, str):
+                raise DeltaError(f"tool call {delta.index} has no string id and name")
             self._calls[delta.index] = _Call(delta.call_id, delta.name)
         elif isinstance(delta, ToolCallReady):
-            if delta.arguments is not None:
-                self._call(delta.index).arguments = delta.arguments
+            arguments: object = delta.arguments
+            if arguments is not None:
+                if not isinstance(arguments, (str, Mapping)):
+                    raise DeltaError(f"tool call {delta.index} is ready with no text or object")
+                self._call(delta.index).arguments = arguments
         elif isinstance(delta, ProviderItem):
             if delta.echo:
                 self._items.append(delta.item)
             if delta.hosted:
                 self._hosted.append(delta.item)
         elif isinstance(delta, RefusalPiece):
-            self._refusal.append(delta.text)
+            self._refusal.append(_text(delta.text))
         elif isinstance(delta, TurnEnd):
             self._end = delta
 
     def _call(self, index: int) -> _Call:
         call = self._calls.get(index)
         if call is None:
-            raise ValueError(f"arguments for tool call {index}, which never began")
+            raise DeltaError(f"arguments for tool call {index}, which never began")
         return call
 
     @property
@@ -238,3 +252,11 @@ def _pieces(text: str, size: int) -> Iterator[str]:
         return
     for start in range(0, len(text), size):
         yield text[start : start + size]
+
+
+def _text(value: object) -> str:
+    """A piece of text a delta carries; anything else means the stream cannot be read (the
+    deltas come from plugin code: a wrong type must not break the run further on)."""
+    if not isinstance(value, str):
+        raise DeltaError(f"a delta carries {type(value).__name__} where text belongs")
+    return value

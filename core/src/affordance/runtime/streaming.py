@@ -15,10 +15,12 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from types import TracebackType
 from typing import Any
 
+from affordance.errors import PromptEvaluationError
 from affordance.runtime.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.confirmation import arguments_of
 from affordance.runtime.deltas import (
     Delta,
+    DeltaError,
     HostedActivity,
     RefusalPiece,
     TextPiece,
@@ -199,7 +201,10 @@ def stream_sync(
                 deltas = send_stream(request)
                 try:
                     for delta in deltas:
-                        assembler.add(delta)
+                        try:
+                            assembler.add(delta)
+                        except DeltaError as error:  # deltas that make no turn
+                            raise _broken(error, provider, request.prompt_name) from error
                         if type(delta) is TextPiece:  # most deltas: no call to translate them
                             if delta.text:
                                 yield TextDelta(delta.text, request.turn)
@@ -250,7 +255,10 @@ async def stream_async(
                 deltas = send_stream(request)
                 try:
                     async for delta in deltas:
-                        assembler.add(delta)
+                        try:
+                            assembler.add(delta)
+                        except DeltaError as error:  # deltas that make no turn
+                            raise _broken(error, provider, request.prompt_name) from error
                         if type(delta) is TextPiece:  # most deltas: no call to translate them
                             if delta.text:
                                 yield TextDelta(delta.text, request.turn)
@@ -287,6 +295,17 @@ async def stream_async(
 
 def _response(action: Finished[Any]) -> PromptResponse[Any]:
     return action.response
+
+
+def _broken(error: DeltaError, provider: str | None, prompt_name: str) -> PromptEvaluationError:
+    """The error of a stream whose deltas do not make a turn (arguments for a call that never
+    began, a delta after the end): what the provider sent cannot be read."""
+    return PromptEvaluationError(
+        f"the response stream cannot be read: {error}",
+        prompt_name=prompt_name,
+        phase="response",
+        provider=provider,
+    )
 
 
 def _close(deltas: Iterator[Delta]) -> None:

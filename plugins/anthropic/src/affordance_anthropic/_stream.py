@@ -137,7 +137,10 @@ class StreamTranslator:
     # -- content blocks ----------------------------------------------------------------------
 
     def _start(self, payload: dict[str, Any]) -> Iterator[Delta]:
-        block = dict(payload["content_block"])
+        started = payload["content_block"]
+        if not isinstance(started, dict):
+            raise UnusableResponseError("a content_block_start event has no block object")
+        block = dict(started)
         state = _Block(block)
         self._blocks[payload["index"]] = state
         kind = block["type"]
@@ -147,9 +150,12 @@ class StreamTranslator:
                 state.parts.append(text)
                 yield TextPiece(text)
         elif kind == "tool_use":
+            call_id, name = block.get("id"), block.get("name")
+            if not isinstance(call_id, str) or not isinstance(name, str):
+                raise UnusableResponseError("a tool_use block lacks its id or name")
             state.call_index = self._calls
             self._calls += 1
-            yield ToolCallBegun(state.call_index, block["id"], block["name"])
+            yield ToolCallBegun(state.call_index, call_id, name)
         elif kind == "thinking":
             state.parts.append(block.get("thinking") or "")
         elif kind == "server_tool_use":

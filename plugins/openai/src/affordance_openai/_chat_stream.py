@@ -73,6 +73,8 @@ class ChatStream:
         choices = chunk.get("choices")
         if not choices:
             return ()
+        if not isinstance(choices, list):
+            raise UnusableResponseError("a chunk's choices are not a list")
         choice = choices[0]
         if not isinstance(choice, dict):
             raise UnusableResponseError("a chunk's choice is not an object")
@@ -99,6 +101,8 @@ class ChatStream:
         if isinstance(refusal, str) and refusal:
             self._refusal = True
             out.append(RefusalPiece(refusal))
+        if calls is not None and not isinstance(calls, list):
+            raise UnusableResponseError("a chunk's tool calls are not a list")
         for fragment in calls or ():
             out.extend(self._call_fragment(fragment))
         return out
@@ -109,7 +113,11 @@ class ChatStream:
         if fragment.get("type", "function") != "function":
             return []  # custom (grammar) tools are never declared by this adapter
         index = fragment["index"]
-        function = fragment.get("function") or {}
+        function = fragment.get("function")
+        if function is None:
+            function = {}
+        elif not isinstance(function, dict):
+            raise UnusableResponseError("a tool call fragment's function is not an object")
         out: list[Delta] = []
         if index not in self._calls:
             call_id, name = fragment.get("id"), function.get("name")

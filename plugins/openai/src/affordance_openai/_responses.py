@@ -103,7 +103,10 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
             raise UnusableResponseError("an output item is not an object")
         kind = item.get("type")
         if kind == "message":
-            for part in item.get("content") or ():
+            content = item.get("content")
+            if content is not None and not isinstance(content, list):
+                raise UnusableResponseError("a message's content is not a list")
+            for part in content or ():
                 if not isinstance(part, dict):
                     raise UnusableResponseError("a message part is not an object")
                 if part.get("type") == "output_text" and isinstance(part.get("text"), str):

@@ -1,0 +1,67 @@
+"""Whatever the server answers — a message or a stream event with any one field missing or of
+any JSON type — the run ends with an answer or a ``PromptEvaluationError``, over the real SDK
+and HTTP; never another exception."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+pytest.importorskip("hypothesis")  # a dev tool; the tox matrix's plugin envs run without it
+
+from hostile_json import HOSTILE, one_place_changed
+from hypothesis import given
+from hypothesis import strategies as st
+from loopback import MESSAGES_PATH, message_stream, message_text, message_tool_uses
+
+from affordance import PromptEvaluationError, PromptTemplate
+from affordance_anthropic import AnthropicAdapter
+
+ANSWERS = [
+    message_text("Sunny."),
+    message_tool_uses([("toolu_1", "get_weather", {"city": "Paris"})], text="Checking."),
+]
+
+
+def _ends_readably(adapter: AnthropicAdapter, prompt: PromptTemplate[Any], streamed: bool) -> None:
+    try:
+        if streamed:
+            with adapter.stream(prompt, max_turns=1) as events:
+                for _ in events:
+                    pass
+        else:
+            adapter.evaluate(prompt, max_turns=1)
+    except PromptEvaluationError:
+        pass
+
+
+@HOSTILE
+@given(data=st.data())
+def test_a_hostile_message_is_an_answer_or_a_readable_error(
+    loopback: Any, prompt: PromptTemplate[Any], data: Any
+) -> None:
+    answer = data.draw(st.sampled_from(ANSWERS))
+    body = data.draw(one_place_changed(answer.body))
+    loopback.server.set_responder(
+        lambda request: dataclasses.replace(answer, body=body), path=MESSAGES_PATH
+    )
+
+    _ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, False)
+
+
+@HOSTILE
+@given(data=st.data())
+def test_a_hostile_stream_event_is_an_answer_or_a_readable_error(
+    loopback: Any, prompt: PromptTemplate[Any], data: Any
+) -> None:
+    stream = message_stream(data.draw(st.sampled_from(ANSWERS)), text_chunk=3, json_chunk=5)
+    events = list(stream.events)
+    parsed = [i for i, event in enumerate(events) if not isinstance(event.data, str)]
+    at = data.draw(st.sampled_from(parsed))
+    events[at] = dataclasses.replace(events[at], data=data.draw(one_place_changed(events[at].data)))
+    reply = dataclasses.replace(stream, events=events)
+    loopback.server.set_responder(lambda request: reply, path=MESSAGES_PATH)
+
+    _ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, True)
