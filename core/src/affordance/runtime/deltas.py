@@ -154,9 +154,11 @@ class TurnAssembler:
         if self._end is not None:
             raise DeltaError(f"a {type(delta).__name__} arrived after the turn ended")
         if isinstance(delta, TextPiece):
-            self._text.append(_text(delta.text))
+            text: object = delta.text
+            self._text.append(text if type(text) is str else _text(text))  # no call when fine
         elif isinstance(delta, ToolCallArguments):
-            self._call(delta.index).pieces.append(_text(delta.text))
+            piece: object = delta.text
+            self._call(delta.index).pieces.append(piece if type(piece) is str else _text(piece))
         elif isinstance(delta, ToolCallBegun):
             if delta.index in self._calls:
                 raise DeltaError(f"tool call {delta.index} began twice")
