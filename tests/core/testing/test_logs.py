@@ -4,6 +4,7 @@ found them."""
 from __future__ import annotations
 
 import logging
+import threading
 
 from affordance.testing.logs import LogCapture
 
@@ -31,3 +32,24 @@ def test_levels_and_propagation_are_restored() -> None:
 
     assert (logger.level, logger.propagate) == (logging.WARNING, True)
     assert logging.getLogger("affordance").propagate
+
+
+def test_a_record_logged_while_another_is_being_collected_on_the_same_thread_is_collected() -> None:
+    """As when the garbage collector runs a finalizer that logs (an HTTP response closed when
+    collected) in the middle of collecting a record: the capture must not wait for itself."""
+    logger = logging.getLogger("zq.reentrant")
+    done = threading.Event()
+
+    def run(capture: LogCapture) -> None:
+        handler = capture._handler
+        with handler._guard:  # what holds the lock while a record is added
+            logger.debug("inner")
+        done.set()
+
+    with LogCapture(["zq"]) as capture:
+        worker = threading.Thread(target=run, args=(capture,), daemon=True)
+        worker.start()
+        worker.join(timeout=5)
+
+    assert done.is_set()
+    assert [r.getMessage() for r in capture.records] == ["inner"]

@@ -22,7 +22,10 @@ class _Collect(logging.Handler):
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
         self._seen: set[int] = set()
-        self._guard = threading.Lock()
+        # Reentrant: a finalizer run by the garbage collector while a record is being added
+        # (an HTTP response closed when collected) may log too, on this thread; a plain lock
+        # would wait for itself forever.
+        self._guard = threading.RLock()
 
     def emit(self, record: logging.LogRecord) -> None:
         with self._guard:  # a record reaches this handler once per named ancestor
