@@ -36,7 +36,7 @@ from typing import Any
 import httpx2
 from _harness import Skip
 
-__all__ = ["ANSWER", "Agent", "Loopback", "build"]
+__all__ = ["ANSWER", "Agent", "Loopback", "affordance_prompt", "build"]
 
 MODEL = "gpt-loopback"
 INSTRUCTIONS = "You answer weather questions. Use the get_weather tool."
@@ -122,18 +122,25 @@ def _closer(sync_client: Any, async_client: Any) -> Callable[[], Awaitable[None]
 # -- affordance --------------------------------------------------------------------------------
 
 
-def _affordance(backend: Loopback | None, async_tool: bool) -> Agent:
-    from dataclasses import dataclass as dc
+@dataclass(frozen=True, slots=True)
+class Weather:
+    """``get_weather``'s params in the affordance scenario."""
 
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """The affordance prompt's params (shared by its two forms, so either takes them)."""
+
+    city: str
+
+
+def affordance_prompt(async_tool: bool) -> tuple[Any, Question]:
+    """The scenario as an affordance prompt, and its params: ``get_weather`` a ``def`` tool, or
+    an ``async def`` one with ``async_tool`` (what a run awaited on a loop calls inline, as the
+    hand-written paths do)."""
     from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
-
-    @dc(frozen=True, slots=True)
-    class Weather:
-        city: str
-
-    @dc(frozen=True, slots=True)
-    class Question:
-        city: str
 
     def get_weather(params: Weather) -> ToolResult[str]:
         return ToolResult.ok(forecast(params.city))
@@ -153,7 +160,11 @@ def _affordance(backend: Loopback | None, async_tool: bool) -> Agent:
             MarkdownSection[Question](title="Question", template="What is the weather in ${city}?"),
         ],
     )
-    params = Question(CITY)
+    return prompt, Question(CITY)
+
+
+def _affordance(backend: Loopback | None, async_tool: bool) -> Agent:
+    prompt, params = affordance_prompt(async_tool)
     aclose = None
     if backend is None:
         from affordance.adapters import ModelRequest, ProviderTurn, ToolResultMessage

@@ -25,7 +25,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from _agents import ANSWER, CITY, INSTRUCTIONS, PARAMETERS, QUESTION, TOOL_DESCRIPTION, forecast
+from _agents import (
+    ANSWER,
+    CITY,
+    INSTRUCTIONS,
+    PARAMETERS,
+    QUESTION,
+    TOOL_DESCRIPTION,
+    affordance_prompt,
+    forecast,
+)
 from _harness import Sample, Skip, jobs_of, main, time_awaits, time_calls
 from _loopback_process import serving
 
@@ -115,48 +124,17 @@ class Runs:
 class Affordance(Runs):
     def __init__(self, client: Any) -> None:
         super().__init__(client)
-        from dataclasses import dataclass
-
-        from affordance import MarkdownSection, PromptTemplate, TextDelta, Tool, ToolResult
+        from affordance import TextDelta
 
         try:
             from affordance_google import GoogleAdapter
         except ImportError as error:
             raise Skip(f"plugin not installed: {error}") from None
 
-        @dataclass(frozen=True, slots=True)
-        class Weather:
-            city: str
-
-        @dataclass(frozen=True, slots=True)
-        class Question:
-            city: str
-
-        def get_weather(params: Weather) -> ToolResult[str]:
-            return ToolResult.ok(forecast(params.city))
-
-        async def aget_weather(params: Weather) -> ToolResult[str]:
-            return ToolResult.ok(forecast(params.city))
-
-        def weather_prompt(handler: Any) -> Any:
-            tool = Tool[Weather, str](
-                name="get_weather", description=TOOL_DESCRIPTION, handler=handler
-            )
-            return PromptTemplate(
-                name="weather",
-                sections=[
-                    MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
-                    MarkdownSection[Question](
-                        title="Question", template="What is the weather in ${city}?"
-                    ),
-                ],
-            )
-
         # a `def` tool for the sync runs, an `async def` one for the async runs: each as the
         # hand-written path calls it, inline (as in e2e_openai)
-        self.prompt = weather_prompt(get_weather)
-        self.aprompt = weather_prompt(aget_weather)
-        self.params = Question(CITY)
+        self.prompt, self.params = affordance_prompt(async_tool=False)
+        self.aprompt, _ = affordance_prompt(async_tool=True)
         self.adapter = GoogleAdapter(MODEL, client=client)
         self.text_delta = TextDelta
 

@@ -26,13 +26,13 @@ from typing import Any, ClassVar
 import httpx2
 from _agents import (
     ANSWER,
-    CITY,
     INSTRUCTIONS,
     MODEL,
     PARAMETERS,
     QUESTION,
     TOOL_DESCRIPTION,
     Loopback,
+    affordance_prompt,
     forecast,
 )
 from _harness import Sample, Skip, jobs_of, main, time_awaits, time_calls
@@ -78,45 +78,17 @@ def _clients(backend: Loopback) -> tuple[Any, Any]:
 
 
 def _affordance(backend: Loopback) -> tuple[_Streamed, Callable[[], Any]]:
-    from dataclasses import dataclass
-
-    from affordance import MarkdownSection, PromptTemplate, TextDelta, Tool, ToolResult
+    from affordance import TextDelta
 
     try:
         from affordance_openai import OpenAIAdapter
     except ImportError as error:
         raise Skip(f"plugin not installed: {error}") from None
 
-    @dataclass(frozen=True, slots=True)
-    class Weather:
-        city: str
-
-    @dataclass(frozen=True, slots=True)
-    class Question:
-        city: str
-
-    def get_weather(params: Weather) -> ToolResult[str]:
-        return ToolResult.ok(forecast(params.city))
-
-    async def aget_weather(params: Weather) -> ToolResult[str]:
-        return ToolResult.ok(forecast(params.city))
-
-    def weather_prompt(handler: Any) -> Any:
-        tool = Tool[Weather, str](name="get_weather", description=TOOL_DESCRIPTION, handler=handler)
-        return PromptTemplate(
-            name="weather",
-            sections=[
-                MarkdownSection(title="Instructions", template=INSTRUCTIONS, tools=[tool]),
-                MarkdownSection[Question](
-                    title="Question", template="What is the weather in ${city}?"
-                ),
-            ],
-        )
-
     # a `def` tool for the sync runs, an `async def` one for the async runs: each as the
     # hand-written path calls it, inline (as in e2e_openai)
-    prompt, aprompt = weather_prompt(get_weather), weather_prompt(aget_weather)
-    params = Question(CITY)
+    prompt, params = affordance_prompt(async_tool=False)
+    aprompt, _ = affordance_prompt(async_tool=True)
     sync_client, async_client = _clients(backend)
     adapter = OpenAIAdapter(MODEL, client=sync_client, async_client=async_client, api=backend.api)
 

@@ -11,30 +11,18 @@ import pytest
 
 pytest.importorskip("hypothesis")  # a dev tool; the tox matrix's plugin envs run without it
 
-from hostile_json import HOSTILE, one_place_changed
+from hostile_json import HOSTILE, ends_readably, one_place_changed
 from hypothesis import given
 from hypothesis import strategies as st
 from loopback import MESSAGES_PATH, message_stream, message_text, message_tool_uses
 
-from affordance import PromptEvaluationError, PromptTemplate
+from affordance import PromptTemplate
 from affordance_anthropic import AnthropicAdapter
 
 ANSWERS = [
     message_text("Sunny."),
     message_tool_uses([("toolu_1", "get_weather", {"city": "Paris"})], text="Checking."),
 ]
-
-
-def _ends_readably(adapter: AnthropicAdapter, prompt: PromptTemplate[Any], streamed: bool) -> None:
-    try:
-        if streamed:
-            with adapter.stream(prompt, max_turns=1) as events:
-                for _ in events:
-                    pass
-        else:
-            adapter.evaluate(prompt, max_turns=1)
-    except PromptEvaluationError:
-        pass
 
 
 @HOSTILE
@@ -48,7 +36,7 @@ def test_a_hostile_message_is_an_answer_or_a_readable_error(
         lambda request: dataclasses.replace(answer, body=body), path=MESSAGES_PATH
     )
 
-    _ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, False)
+    ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, streamed=False)
 
 
 @HOSTILE
@@ -64,4 +52,4 @@ def test_a_hostile_stream_event_is_an_answer_or_a_readable_error(
     reply = dataclasses.replace(stream, events=events)
     loopback.server.set_responder(lambda request: reply, path=MESSAGES_PATH)
 
-    _ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, True)
+    ends_readably(AnthropicAdapter("claude-test", client=loopback.sync()), prompt, streamed=True)

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("hypothesis")  # a dev tool; the tox matrix's plugin envs run without it
 
-from hostile_json import HOSTILE, one_place_changed
+from hostile_json import HOSTILE, ends_readably, one_place_changed
 from hypothesis import given
 from hypothesis import strategies as st
 from loopback import (
@@ -25,7 +25,7 @@ from loopback import (
     stream_path,
 )
 
-from affordance import PromptEvaluationError, PromptTemplate
+from affordance import PromptTemplate
 from affordance_google import GoogleAdapter
 
 MODEL = "gemini-test"
@@ -33,18 +33,6 @@ ANSWERS = [
     google_text("Sunny."),
     google_function_calls([("get_weather", {"city": "Paris"}, "fc_1")], text="Checking."),
 ]
-
-
-def _ends_readably(adapter: GoogleAdapter, prompt: PromptTemplate[Any], streamed: bool) -> None:
-    try:
-        if streamed:
-            with adapter.stream(prompt, max_turns=1) as events:
-                for _ in events:
-                    pass
-        else:
-            adapter.evaluate(prompt, max_turns=1)
-    except PromptEvaluationError:
-        pass
 
 
 @HOSTILE
@@ -58,7 +46,7 @@ def test_a_hostile_response_is_an_answer_or_a_readable_error(
     body = data.draw(one_place_changed(data.draw(st.sampled_from(ANSWERS))))
     server.set_responder(lambda request: JsonReply(body), path=generate_path(MODEL))
 
-    _ends_readably(make_adapter(), prompt, streamed=False)
+    ends_readably(make_adapter(), prompt, streamed=False)
 
 
 @HOSTILE
@@ -78,4 +66,4 @@ def test_a_hostile_stream_chunk_is_an_answer_or_a_readable_error(
     reply = type(stream)(events)
     server.set_responder(lambda request: reply, path=stream_path(MODEL))
 
-    _ends_readably(make_adapter(), prompt, streamed=True)
+    ends_readably(make_adapter(), prompt, streamed=True)

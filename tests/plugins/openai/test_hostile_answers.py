@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("hypothesis")  # a dev tool; the tox matrix's plugin envs run without it
 
-from hostile_json import HOSTILE, one_place_changed
+from hostile_json import HOSTILE, ends_readably, one_place_changed
 from hypothesis import given
 from hypothesis import strategies as st
 from loopback import (
@@ -28,7 +28,7 @@ from loopback import (
     responses_stream,
 )
 
-from affordance import PromptEvaluationError, PromptTemplate
+from affordance import PromptTemplate
 from affordance_openai import OpenAIAdapter
 
 CALL = [("call_1", "get_weather", {"city": "Paris"})]
@@ -36,18 +36,6 @@ ANSWERS = {
     "chat": (CHAT_COMPLETIONS_PATH, [chat_text("Sunny."), chat_tool_calls(CALL, content="Hm")]),
     "responses": (RESPONSES_PATH, [response_text("Sunny."), response_function_calls(CALL)]),
 }
-
-
-def _ends_readably(adapter: OpenAIAdapter, prompt: PromptTemplate[Any], streamed: bool) -> None:
-    try:
-        if streamed:
-            with adapter.stream(prompt, max_turns=1) as events:
-                for _ in events:
-                    pass
-        else:
-            adapter.evaluate(prompt, max_turns=1)
-    except PromptEvaluationError:
-        pass
 
 
 @pytest.mark.parametrize("api", ["chat", "responses"])
@@ -62,7 +50,7 @@ def test_a_hostile_answer_is_an_answer_or_a_readable_error(
     server.set_responder(lambda request: dataclasses.replace(answer, body=body), path=path)
     adapter = OpenAIAdapter("gpt-test", client=clients.sync(), api=api)  # type: ignore[arg-type]
 
-    _ends_readably(adapter, prompt, streamed=False)
+    ends_readably(adapter, prompt, streamed=False)
 
 
 @pytest.mark.parametrize("api", ["chat", "responses"])
@@ -82,4 +70,4 @@ def test_a_hostile_stream_event_is_an_answer_or_a_readable_error(
     server.set_responder(lambda request: reply, path=path)
     adapter = OpenAIAdapter("gpt-test", client=clients.sync(), api=api)  # type: ignore[arg-type]
 
-    _ends_readably(adapter, prompt, streamed=True)
+    ends_readably(adapter, prompt, streamed=True)

@@ -9,9 +9,9 @@ unread for an SSE reader.
 
 The typed path (``client.chat.completions.with_raw_response.create(..., extra_body=body)``)
 sends the same bytes but first walks its keyword arguments against the SDK's TypedDicts and
-wraps the answer in a raw-response object; on the loopback bench that costs 95 to 180 µs a
-request, more than the whole of affordance's own work in a two-request run. The plugins build
-a complete JSON body themselves, so nothing is lost by skipping it.
+wraps the answer in a raw-response object: per-request work that, on a loopback server, weighs
+more than affordance's own work for a whole run. The plugins build a complete JSON body
+themselves, so nothing is lost by skipping it (``specs/adapters/openai.md``).
 
 **Who retries.** Without a deadline, the SDK does, as its client is configured (``max_retries``,
 its backoff, ``Retry-After``). The SDK knows nothing of an evaluation's deadline, though: it
