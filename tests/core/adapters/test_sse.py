@@ -1,4 +1,5 @@
-"""Server-sent event framing (``affordance.adapters.sse``), as the HTML standard has it."""
+"""Server-sent event framing (``affordance.adapters.sse``), as the HTML standard has it: from
+the bytes of a stream, in chunks cut anywhere."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ LINES = [
     "event:ping",
     "",  # an event with no data is still an event
     "data",  # a field without a colon: data with an empty value
-    "data: second\r",  # a stray carriage return is not part of the value
+    "data: second",
+    "",
+    "data: é, ü and 雨 cross chunk boundaries",
     "",
     "event: cut",
     "data: a last event without its blank line is dropped",
@@ -34,30 +37,72 @@ EXPECTED = [
     SseEvent(None, "no space after the colon\n two spaces keep one"),
     SseEvent("ping", ""),
     SseEvent(None, "\nsecond"),
+    SseEvent(None, "é, ü and 雨 cross chunk boundaries"),
 ]
 
 
-def test_lines_are_framed_into_events() -> None:
-    assert list(read_events(LINES)) == EXPECTED
+def body(ending: str) -> bytes:
+    return "".join(line + ending for line in LINES).encode()
+
+
+def every_split(data: bytes) -> list[list[bytes]]:
+    """``data`` whole, byte by byte, and cut in two at every place."""
+    return [[data], [data[i : i + 1] for i in range(len(data))]] + [
+        [data[:i], data[i:]] for i in range(1, len(data))
+    ]
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_events_are_framed_wherever_the_chunks_are_cut(ending: str) -> None:
+    for chunks in every_split(body(ending)):
+        assert list(read_events(chunks)) == EXPECTED, chunks
+
+
+def test_line_endings_may_be_mixed() -> None:
+    data = b"data: one\r\ndata: two\rdata: three\n\r\nevent: e\r\r"
+    assert list(read_events([data])) == [SseEvent(None, "one\ntwo\nthree"), SseEvent("e", "")]
+
+
+def test_a_last_carriage_return_ends_its_line() -> None:
+    assert list(read_events([b"data: x\r", b"\r"])) == [SseEvent(None, "x")]
+    assert list(read_events([b"data: x\r\r"])) == [SseEvent(None, "x")]
+
+
+def test_a_leading_byte_order_mark_is_dropped_once() -> None:
+    # Later, the mark is part of a line: a field named "\ufeffdata", which is ignored.
+    data = b"\xef\xbb\xbfdata: x\n\n\xef\xbb\xbfdata: y\n\n"
+    for chunks in every_split(data):
+        assert list(read_events(chunks)) == [SseEvent(None, "x")], chunks
+
+
+def test_malformed_utf8_becomes_replacement_characters() -> None:
+    assert list(read_events([b"data: \xff\xfe ok\n\n"])) == [SseEvent(None, "\ufffd\ufffd ok")]
+
+
+def test_an_event_split_over_many_chunks_is_read_once_whole() -> None:
+    text = "x" * 100_000
+    data = f"data: {text}\n\n".encode()
+    chunks = [data[i : i + 7] for i in range(0, len(data), 7)]
+    assert list(read_events(chunks)) == [SseEvent(None, text)]
 
 
 def test_the_async_reader_frames_the_same_and_closes_its_source() -> None:
     closed: list[bool] = []
 
-    async def lines() -> AsyncIterator[str]:
+    async def chunks() -> AsyncIterator[bytes]:
         try:
-            for line in LINES:
-                yield line
+            for byte in body("\r\n"):
+                yield bytes([byte])
         finally:
             closed.append(True)
 
     async def read() -> list[SseEvent]:
-        return [event async for event in aread_events(lines())]
+        return [event async for event in aread_events(chunks())]
 
     assert asyncio.run(read()) == EXPECTED
     assert closed == [True]
 
 
-@pytest.mark.parametrize("line", ["data: x", "event: e"])
-def test_nothing_is_dispatched_before_a_blank_line(line: str) -> None:
-    assert list(read_events([line])) == []
+@pytest.mark.parametrize("text", ["data: x", "data: x\n", "event: e\r\n"])
+def test_nothing_is_dispatched_before_a_blank_line(text: str) -> None:
+    assert list(read_events([text.encode()])) == []

@@ -29,7 +29,8 @@ def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
 
 def translate(lines: list[str], *, hosted: bool = False) -> tuple[list[Any], StreamTranslator]:
     translator = StreamTranslator(hosted=hosted)
-    deltas = [delta for event in read_events(lines) for delta in translator(event)]
+    body = "".join(f"{line}\n" for line in lines).encode()
+    deltas = [delta for event in read_events([body]) for delta in translator(event)]
     return deltas, translator
 
 

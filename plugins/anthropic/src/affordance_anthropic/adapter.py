@@ -167,7 +167,7 @@ class AnthropicAdapter(ProviderAdapter):
                 stream = _Stream(response, prepared, request.prompt_name)
                 if stream.refused is not None:
                     raise stream.not_a_stream(response.read())
-                yield from decode_stream(read_events(response.iter_lines()), **stream.decoding)
+                yield from decode_stream(read_events(response.iter_bytes()), **stream.decoding)
         except anthropic.AnthropicError as error:
             raise provider_error(
                 error, prompt_name=request.prompt_name, max_retries=client.max_retries
@@ -185,7 +185,7 @@ class AnthropicAdapter(ProviderAdapter):
                 stream = _Stream(response, prepared, request.prompt_name)
                 if stream.refused is not None:
                     raise stream.not_a_stream(await response.aread())
-                deltas = adecode_stream(aread_events(response.aiter_lines()), **stream.decoding)
+                deltas = adecode_stream(aread_events(response.aiter_bytes()), **stream.decoding)
                 async with contextlib.aclosing(deltas):
                     async for delta in deltas:
                         yield delta

@@ -224,7 +224,7 @@ class GoogleAdapter(ProviderAdapter):
         translation = StreamTranslation(prepared)
         try:
             yield from decode_stream(
-                read_events(_lines(raw)),
+                read_events(_chunks(raw)),
                 translation,
                 end=translation.end,
                 provider=PROVIDER,
@@ -249,7 +249,7 @@ class GoogleAdapter(ProviderAdapter):
         translation = StreamTranslation(prepared)
         try:
             deltas = adecode_stream(
-                aread_events(_alines(raw)),
+                aread_events(_achunks(raw)),
                 translation,
                 end=translation.end,
                 provider=PROVIDER,
@@ -345,40 +345,35 @@ def _give_up(error: Exception, attempts: int, *, prompt_name: str) -> Exception:
     return provider_error(error, attempts, prompt_name=prompt_name)
 
 
-def _lines(raw: Any) -> Iterator[str]:
-    """The text lines of a streamed response: ``httpx``/``httpx2``, or ``requests`` (Vertex AI
-    with Google auth)."""
+def _chunks(raw: Any) -> Iterator[bytes]:
+    """The bytes of a streamed response as they arrive: ``httpx``/``httpx2``, or ``requests``
+    (Vertex AI with Google auth)."""
     if type(raw).__module__.startswith("requests"):
-        return raw.iter_lines(decode_unicode=True)  # type: ignore[no-any-return]
-    return raw.iter_lines()  # type: ignore[no-any-return]
+        return raw.iter_content(chunk_size=None)  # type: ignore[no-any-return]
+    return raw.iter_bytes()  # type: ignore[no-any-return]
 
 
-def _alines(raw: Any) -> AsyncIterator[str]:
-    """The text lines of an async streamed response: ``httpx``/``httpx2``, or ``aiohttp``."""
-    if hasattr(raw, "aiter_lines"):
-        return _httpx_lines(raw)
-    return _aiohttp_lines(raw)
+def _achunks(raw: Any) -> AsyncIterator[bytes]:
+    """The bytes of an async streamed response: ``httpx``/``httpx2``, or ``aiohttp``."""
+    if hasattr(raw, "aiter_bytes"):
+        return _httpx_chunks(raw)
+    return raw.content.iter_any()  # type: ignore[no-any-return]
 
 
-async def _httpx_lines(raw: Any) -> AsyncIterator[str]:
-    """``raw.aiter_lines()``, finished here when the consumer leaves early: the response is
-    closed, then its generators (``aiter_lines`` wraps three more) run to their end in this
-    task. Merely closing the outer one would leave the inner ones to the event loop's
-    finalizer, which closes them later in tasks of its own."""
-    lines = raw.aiter_lines()
+async def _httpx_chunks(raw: Any) -> AsyncIterator[bytes]:
+    """``raw.aiter_bytes()``, finished here when the consumer leaves early: the response is
+    closed, then its generators (``aiter_bytes`` wraps more) run to their end in this task.
+    Merely closing the outer one would leave the inner ones to the event loop's finalizer,
+    which closes them later in tasks of its own."""
+    chunks = raw.aiter_bytes()
     try:
-        async for line in lines:
-            yield line
+        async for chunk in chunks:
+            yield chunk
     finally:
         await raw.aclose()
         with contextlib.suppress(Exception):
-            async for _ in lines:
+            async for _ in chunks:
                 pass
-
-
-async def _aiohttp_lines(raw: Any) -> AsyncIterator[str]:
-    async for chunk in raw.content:  # lines, as bytes
-        yield chunk.decode("utf-8").rstrip("\r\n")
 
 
 async def _aclose(raw: Any) -> None:

@@ -167,7 +167,7 @@ class OpenAIAdapter(ProviderAdapter):
                 )
             with contextlib.closing(response):
                 yield from decode_stream(
-                    read_events(response.iter_lines()),
+                    read_events(response.iter_bytes()),
                     self._translation(prepared),
                     provider=PROVIDER,
                     prompt_name=request.prompt_name,
@@ -189,7 +189,7 @@ class OpenAIAdapter(ProviderAdapter):
                 )
             try:
                 deltas = adecode_stream(
-                    aread_events(response.aiter_lines()),
+                    aread_events(response.aiter_bytes()),
                     self._translation(prepared),
                     provider=PROVIDER,
                     prompt_name=request.prompt_name,
