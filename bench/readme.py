@@ -117,8 +117,25 @@ def section(payload: dict[str, Any]) -> str:
             _value(by_column[c]["median"], row["unit"]) if c in by_column else "—" for c in columns
         ]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    handoff = _handoff(payload)
+    if handoff is not None:
+        lines += [
+            "",
+            (
+                f"For scale: on this machine one bare thread hand-off and back (`await "
+                f"asyncio.to_thread` of a no-op, no framework) takes {handoff}. A `def` tool "
+                "under `aevaluate` runs on a worker thread, so its run costs at least that on top "
+                "of the `async def` one."
+            ),
+        ]
     lines += ["", END]
     return "\n".join(lines)
+
+
+def _handoff(payload: dict[str, Any]) -> str | None:
+    row = payload["measures"].get("offline_run", {}).get("rows", {}).get("handoff")
+    value = None if row is None else row["values"].get("affordance")
+    return None if value is None else _value(value["median"], row["unit"])
 
 
 def _present(payload: dict[str, Any], column: str) -> bool:

@@ -6,6 +6,11 @@ synchronously (affordance ``evaluate``, pydantic-ai ``run_sync``, openai-agents
 with a plain ``def`` tool and with an ``async def`` tool. The fake model answers at once, so
 the time per run is the framework's own overhead.
 
+For scale, the affordance job also times one bare thread hand-off and back with no framework
+at all (``await asyncio.to_thread`` of a no-op): the least a run pays for a ``def`` tool that
+must not run on the event loop, a wake-up of another thread each way, which depends on the
+machine far more than on the code.
+
     python bench/measures/offline_run.py [--framework F] [--json] [--quick]
 """
 
@@ -47,9 +52,21 @@ def measure(framework: str, args: argparse.Namespace) -> Sample:
             check(await subject.run_async(), framework)
             seconds = await time_awaits(subject.run_async, target_s=target, repeat=repeat)
             sample.add(key, label, "µs", seconds * 1e6)
+        if framework == "affordance":
+            seconds = await time_awaits(_handoff, target_s=target, repeat=repeat)
+            label = "bare thread hand-off and back, no framework"
+            sample.add("handoff", label, "µs", seconds * 1e6)
 
     asyncio.run(measure_async())
     return sample
+
+
+def _nothing() -> None:
+    return None
+
+
+async def _handoff() -> None:
+    await asyncio.to_thread(_nothing)
 
 
 if __name__ == "__main__":
