@@ -205,7 +205,7 @@ def messages(adapter: ProviderAdapter, request: ModelRequest) -> list[dict[str, 
                 _add(out, "assistant", blocks)
     for entry in out:
         content = entry["content"]
-        if entry["role"] == "user":  # tool results first, as the API requires
+        if len(content) > 1 and entry["role"] == "user":  # tool results first, as the API requires
             content.sort(key=lambda block: block.get("type") != "tool_result")
         if len(content) == 1 and content[0].get("type") == "text" and len(content[0]) == 2:
             entry["content"] = content[0]["text"]  # a lone plain text: the short form
