@@ -30,7 +30,7 @@ from temporalio.client import Client
 
 from affordance import PromptEvaluationError, PromptResponse, approve, deny
 from affordance.runtime.confirmation import PendingConfirmation
-from affordance.testing import comparable
+from affordance.testing import comparable, comparable_calls
 from affordance_temporal import DurableRunHandle, RunOptions, durable_worker, start_run
 from affordance_temporal.testing import DevServer
 from affordance_temporal.workflow import NO_ANSWER
@@ -178,18 +178,23 @@ def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
         restarted = make_registry(ledger)
         async with durable_worker(client, restarted, task_queue=task_queue, adapter=make_adapter()):
             response = await handle.result()
+        suspended = await expected_run(Ledger(tmp_path / "s.db"), "save-and-delete")
         plain = await expected_run(
             plain_ledger, "save-and-delete", confirmations={"call-del": answer}
         )
-        return settled, pending, status, response, plain
+        return settled, pending, status, response, suspended, plain
 
-    settled, pending, status, response, plain = asyncio.run(scenario())
+    settled, pending, status, response, suspended, plain = asyncio.run(scenario())
 
     waiting = (PendingConfirmation("call-del", "delete_note", NoteRef(1), {"note_id": 1}),)
     assert settled.pending == waiting
     assert settled.said == ASKING
+    # the calls run before the wait, typed as the suspended response in the process holds them
+    assert [r.call.id for r in settled.tool_results] == ["call-add"]
+    assert comparable_calls(settled.tool_results) == comparable_calls(suspended.tool_results)
     assert pending == waiting
     assert (status.state, status.turn, status.said) == ("waiting", 2, ASKING)
+    assert [item.call.id for item in status.tool_results] == ["call-add"]
     assert comparable(response) == comparable(plain)
     if answer.approved:
         assert ledger.executions() == [("add_note", "call-add"), ("delete_note", "call-del")]
@@ -319,6 +324,8 @@ def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
     assert first.needs_confirmation
     assert [p.call_id for p in first.pending] == ["call-del"]
     assert first.said == ASKING
+    assert [r.call.id for r in first.tool_results] == ["call-add"]
+    assert first.tool_results[0].result.render() == "note #1: milk"
     assert again == first  # the same run, not a second one
     assert done.response is not None
     assert done.response.text == "note #1: milk | deleted note #1"

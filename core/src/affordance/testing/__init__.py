@@ -1,7 +1,7 @@
 """Offline adapters and helpers for testing code built on affordance."""
 
 from affordance.testing.clock import FakeClock
-from affordance.testing.compare import comparable
+from affordance.testing.compare import comparable, comparable_calls
 from affordance.testing.network import NetworkBlockedError, block_network
 from affordance.testing.scripted import ScriptedAdapter, text, tool_call, tool_calls
 from affordance.testing.sweep import ToolSweepAdapter, sample_from_schema
@@ -13,6 +13,7 @@ __all__ = [
     "ToolSweepAdapter",
     "block_network",
     "comparable",
+    "comparable_calls",
     "sample_from_schema",
     "text",
     "tool_call",

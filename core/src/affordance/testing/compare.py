@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from affordance.runtime.response import PromptResponse
+from affordance.runtime.response import PromptResponse, ToolCallResult
 
-__all__ = ["comparable"]
+__all__ = ["comparable", "comparable_calls"]
 
 
 def comparable(response: PromptResponse[Any]) -> dict[str, Any]:
@@ -15,10 +16,7 @@ def comparable(response: PromptResponse[Any]) -> dict[str, Any]:
     return {
         "output": response.output,
         "text": response.text,
-        "tool_results": [
-            (r.call, r.result.success, r.result.message, r.result.value, r.params, r.turn)
-            for r in response.tool_results
-        ],
+        "tool_results": comparable_calls(response.tool_results),
         "hosted_outputs": dict(response.hosted_outputs),
         "usage": response.usage,
         "pending_confirmations": response.pending_confirmations,
@@ -27,3 +25,12 @@ def comparable(response: PromptResponse[Any]) -> dict[str, Any]:
         "turns": response.turns,
         "messages": response.messages,
     }
+
+
+def comparable_calls(results: Sequence[ToolCallResult]) -> list[tuple[Any, ...]]:
+    """Tool calls and their results as :func:`comparable` compares them: the call, the
+    result's success, message and value, the params and the turn."""
+    return [
+        (r.call, r.result.success, r.result.message, r.result.value, r.params, r.turn)
+        for r in results
+    ]

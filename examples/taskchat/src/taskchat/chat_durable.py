@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from affordance import ConfirmationRequired, RunStarted, StreamEvent, ToolCallFinished
-from affordance.adapters import Message
+from affordance.adapters import Message, ToolResultMessage
 from taskchat.chat_errors import ModelTimeoutError
 from taskchat.conversations import PendingCall, PendingTurn
 from taskchat.prompt import AssistantContext
@@ -23,6 +23,7 @@ from taskchat.settled_runs import SettledRun, confirmation_text, uninterrupted
 from taskchat.suspended_turns import Answer
 
 if TYPE_CHECKING:  # the durable module imports temporalio: only with --temporal
+    from affordance.runtime import ToolCallResult
     from affordance_temporal.chat import ChatTurn
     from taskchat.durable import DurableAgent
 
@@ -75,7 +76,7 @@ class DurableRuns:
         turn = await self._within_deadline(
             self._durable.answer(pending.run_id, confirmations, reason)
         )
-        return _settled(turn, heard)
+        return _settled(turn, heard, pending)
 
     async def _within_deadline(self, work: Coroutine[Any, Any, T]) -> T:
         """``work``, given ``deadline`` seconds (a durable run's wait; the run in the process
@@ -86,16 +87,36 @@ class DurableRuns:
             raise ModelTimeoutError("the assistant did not finish in time") from None
 
 
-def _settled(turn: ChatTurn, heard: Callable[[StreamEvent], None]) -> SettledRun:
+def _settled(
+    turn: ChatTurn, heard: Callable[[StreamEvent], None], reported: PendingTurn | None = None
+) -> SettledRun:
     """A settled durable run's events and what to store: its messages once it finished; while
-    it waits, only a durable pending turn (the run holds its transcript so far)."""
+    it waits, only a durable pending turn (the run holds its transcript so far) that records
+    the calls reported so far. Each call is heard once, by the first request that sees it:
+    ``reported`` is the pending turn an answering request resumes."""
+    done = {message.call_id for message in reported.settled} if reported is not None else set()
     response = turn.response
-    if response is not None:
-        for item in response.tool_results:
+    results = response.tool_results if response is not None else turn.tool_results
+    for item in results:
+        if item.call.id not in done:
             heard(ToolCallFinished(item.call.id, item.name, item.result, item.turn))
+    if response is not None:
         return SettledRun(response.messages, None, response.text or "")
     calls = tuple(PendingCall(p.call_id, p.name, dict(p.arguments)) for p in turn.pending)
     for call in calls:
         heard(ConfirmationRequired(call.call_id, call.name, call.arguments))
-    pending = PendingTurn(run_id=turn.workflow_id, turn=0, calls=calls, durable=True)
+    pending = PendingTurn(
+        run_id=turn.workflow_id,
+        turn=0,
+        calls=calls,
+        settled=tuple(_reported(item) for item in results),
+        durable=True,
+    )
     return SettledRun((), pending, turn.said or confirmation_text(calls))
+
+
+def _reported(item: ToolCallResult) -> ToolResultMessage:
+    """A call already reported, as a pending turn records it: its result as the model read it."""
+    return ToolResultMessage(
+        item.call.id, item.name, item.result.model_text(), not item.result.success
+    )

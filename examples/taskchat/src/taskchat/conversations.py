@@ -49,7 +49,9 @@ class PendingCall:
 @dataclass(frozen=True, slots=True)
 class PendingTurn:
     """``durable``: the run waits in Temporal, ``run_id`` is its workflow id and ``turn`` is 0
-    (the run's turns are counted there); answering signals it instead of running the calls."""
+    (the run's turns are counted there), ``settled`` the results of the run's calls already
+    reported to the user (the run holds them); answering signals it instead of running the
+    calls."""
 
     run_id: str
     turn: int

@@ -181,6 +181,9 @@ class RunStatus:
     said: str | None = None
     """While it waits: the text the model wrote in the turn that asked for the pending calls
     (what a chat shows above the confirmation), if it wrote any."""
+    tool_results: tuple[CallData, ...] = ()
+    """While it waits: the calls run so far and their results (the suspended response's
+    ``tool_results``: earlier turns', and those of the waiting turn that needed no answer)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,8 +29,9 @@ from temporalio.service import RPCError, RPCStatusCode
 from affordance import PromptResponse
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.messages import Message
+from affordance.runtime.response import ToolCallResult
 from affordance.serde import dump
-from affordance_temporal.client import attach_run, start_run
+from affordance_temporal.client import Settled, attach_run, start_run
 from affordance_temporal.options import RunOptions
 from affordance_temporal.registry import PromptRegistry
 
@@ -41,13 +42,15 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
-    """The run answering one message: its final ``response``, or the calls it waits on (and
-    ``said``, what the model wrote in asking for them)."""
+    """The run answering one message: its final ``response``, or the calls it waits on (with
+    ``said``, what the model wrote in asking for them, and ``tool_results``, the calls the run
+    made so far: what the response would hold at this point)."""
 
     workflow_id: str
     response: PromptResponse[Any] | None = None
     pending: tuple[PendingConfirmation, ...] = ()
     said: str | None = None
+    tool_results: tuple[ToolCallResult, ...] = ()
 
     @property
     def needs_confirmation(self) -> bool:
@@ -102,7 +105,7 @@ async def chat_turn(
     )
     handle = await _to_the_end(starting)
     settled = await handle.settled()
-    return ChatTurn(workflow_id, settled.response, settled.pending, settled.said)
+    return _turn(workflow_id, settled)
 
 
 async def answer_confirmations(
@@ -123,4 +126,10 @@ async def answer_confirmations(
         if error.status != RPCStatusCode.NOT_FOUND:
             raise
     settled = await handle.settled()
-    return ChatTurn(workflow_id, settled.response, settled.pending, settled.said)
+    return _turn(workflow_id, settled)
+
+
+def _turn(workflow_id: str, settled: Settled) -> ChatTurn:
+    return ChatTurn(
+        workflow_id, settled.response, settled.pending, settled.said, settled.tool_results
+    )

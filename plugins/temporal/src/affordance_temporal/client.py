@@ -25,6 +25,7 @@ from temporalio.service import RPCError
 from affordance import PromptResponse, SectionPath, SectionVisibility
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.messages import Message
+from affordance.runtime.response import ToolCallResult
 from affordance_temporal.boundary import (
     ConfirmationData,
     PendingData,
@@ -45,7 +46,7 @@ from affordance_temporal.names import (
 )
 from affordance_temporal.options import RunOptions
 from affordance_temporal.registry import PromptRegistry
-from affordance_temporal.results import decode_response, params_of
+from affordance_temporal.results import decode_calls, decode_response, params_of
 
 __all__ = ["DurableRunHandle", "Settled", "attach_run", "start_run"]
 
@@ -93,11 +94,13 @@ def attach_run(
 @dataclass(frozen=True, slots=True)
 class Settled:
     """A run that waits for answers (``pending``; ``said``: the model's text in the turn that
-    asked for them) or has finished (``response``)."""
+    asked for them; ``tool_results``: the calls run so far, typed as in ``response``) or has
+    finished (``response``)."""
 
     pending: tuple[PendingConfirmation, ...] = ()
     response: PromptResponse[Any] | None = None
     said: str | None = None
+    tool_results: tuple[ToolCallResult, ...] = ()
 
 
 class DurableRunHandle:
@@ -149,7 +152,11 @@ class DurableRunHandle:
             return Settled(response=await self.result())
         if status.state == "finished":
             return Settled(response=await self.result())
-        return Settled(pending=self._pending(status.pending), said=status.said)
+        return Settled(
+            pending=self._pending(status.pending),
+            said=status.said,
+            tool_results=decode_calls(status.tool_results, self.registry.tools(self.prompt)),
+        )
 
     async def result(self) -> PromptResponse[Any]:
         """The final response, typed through the registry; a run that failed raises the

@@ -9,6 +9,7 @@ So the transcript of a durable run reads exactly as the worker's results rendere
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +30,10 @@ from affordance_temporal.registry import PromptRegistry
 
 __all__ = [
     "OpaqueValue",
+    "decode_calls",
     "decode_response",
     "decode_result",
+    "encode_calls",
     "encode_response",
     "encode_result",
     "params_of",
@@ -123,15 +126,7 @@ def encode_response(prompt: str, response: PromptResponse[Any]) -> RunResult:
         run_id=response.run_id,
         output=None if response.output is None else dump(response.output),
         text=response.text,
-        tool_results=tuple(
-            CallData(
-                call=item.call,
-                result=encode_result(item.result),
-                params=None if item.params is None else _dumped(item.params),
-                turn=item.turn,
-            )
-            for item in response.tool_results
-        ),
+        tool_results=encode_calls(response.tool_results),
         hosted_outputs={name: _dumped(out) for name, out in response.hosted_outputs.items()},
         usage=response.usage,
         expansion=None if response.expansion is None else encode_overrides(response.expansion),
@@ -146,12 +141,45 @@ def decode_response(result: RunResult, registry: PromptRegistry) -> PromptRespon
     params and values. Hosted tools' outputs stay data (their types are the codecs'), and the
     session is a new one: the run's own session lived in the workflow."""
     prompt = registry.prompt(result.prompt)
-    tools = registry.tools(result.prompt)
     output = None
     if result.output is not None and prompt.output_type is not None:
         output = parse(prompt.output_type, result.output)
-    tool_results = []
-    for item in result.tool_results:
+    return PromptResponse(
+        prompt_name=result.prompt_name,
+        run_id=result.run_id,
+        session=Session(session_id=result.run_id),
+        output=output,
+        text=result.text,
+        tool_results=decode_calls(result.tool_results, registry.tools(result.prompt)),
+        hosted_outputs=dict(result.hosted_outputs),
+        usage=result.usage,
+        expansion=None if result.expansion is None else decode_overrides(result.expansion),
+        finish_reason=result.finish_reason,
+        turns=result.turns,
+        messages=result.messages,
+    )
+
+
+def encode_calls(results: Sequence[ToolCallResult]) -> tuple[CallData, ...]:
+    """A run's tool calls and their results (``PromptResponse.tool_results``) as data."""
+    return tuple(
+        CallData(
+            call=item.call,
+            result=encode_result(item.result),
+            params=None if item.params is None else _dumped(item.params),
+            turn=item.turn,
+        )
+        for item in results
+    )
+
+
+def decode_calls(
+    items: Sequence[CallData], tools: Mapping[str, Tool[Any, Any]]
+) -> tuple[ToolCallResult, ...]:
+    """The tool calls of :func:`encode_calls`, params and values typed through ``tools`` (a
+    value that does not come back typed is handed over as its data)."""
+    decoded_calls = []
+    for item in items:
         tool = tools.get(item.call.name)
         decoded = decode_result(item.result, tool)
         if isinstance(decoded.value, OpaqueValue):
@@ -161,23 +189,10 @@ def decode_response(result: RunResult, registry: PromptRegistry) -> PromptRespon
                 decoded.success,
                 decoded.exclude_value_from_context,
             )
-        tool_results.append(
+        decoded_calls.append(
             ToolCallResult(item.call, decoded, params_of(item.params, tool), item.turn)
         )
-    return PromptResponse(
-        prompt_name=result.prompt_name,
-        run_id=result.run_id,
-        session=Session(session_id=result.run_id),
-        output=output,
-        text=result.text,
-        tool_results=tuple(tool_results),
-        hosted_outputs=dict(result.hosted_outputs),
-        usage=result.usage,
-        expansion=None if result.expansion is None else decode_overrides(result.expansion),
-        finish_reason=result.finish_reason,
-        turns=result.turns,
-        messages=result.messages,
-    )
+    return tuple(decoded_calls)
 
 
 def params_of(data: Any, tool: Tool[Any, Any] | None) -> Any:

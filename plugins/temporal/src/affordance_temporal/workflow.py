@@ -34,6 +34,7 @@ with workflow.unsafe.imports_passed_through():
     from affordance_temporal._hosts import WorkflowHost, host_for
     from affordance_temporal._inworkflow import StandIn, WorkflowClock, WorkflowExecutor
     from affordance_temporal.boundary import (
+        CallData,
         ConfirmationData,
         ModelAnswer,
         ModelCall,
@@ -69,7 +70,7 @@ with workflow.unsafe.imports_passed_through():
         model_activity_options,
         tool_activity_options,
     )
-    from affordance_temporal.results import decode_result, encode_response
+    from affordance_temporal.results import decode_result, encode_calls, encode_response
 
 __all__ = ["NO_ANSWER", "DurableRun"]
 
@@ -85,6 +86,7 @@ class DurableRun:
         self._answers: dict[str, Confirmation] = {}
         self._pending: tuple[PendingData, ...] = ()
         self._said: str | None = None
+        self._done: tuple[CallData, ...] = ()
         self._state = "running"
         self._turn = 0
 
@@ -144,21 +146,24 @@ class DurableRun:
         unanswered = self._unanswered()
         if not unanswered:
             return RunStatus("running", self._turn)
-        return RunStatus("waiting", self._turn, unanswered, self._said)
+        return RunStatus("waiting", self._turn, unanswered, self._said, self._done)
 
     async def wait_for_answers(
         self,
         pending: tuple[PendingConfirmation, ...],
         timeout: float | None,
         said: str | None = None,
+        done: tuple[CallData, ...] = (),
     ) -> dict[str, Confirmation]:
         """Wait durably until every pending call is answered (or ``timeout`` passes: the
         unanswered ones are denied), then hand the answers to ``Evaluation.resume``. ``said``
-        is the model's text in the turn that asked for the calls."""
+        is the model's text in the turn that asked for the calls, ``done`` the calls run so
+        far with their results."""
         self._pending = tuple(
             PendingData(item.call_id, item.name, dict(item.arguments)) for item in pending
         )
         self._said = said
+        self._done = done
         ids = [item.call_id for item in pending]
         with suppress(asyncio.TimeoutError):
             await workflow.wait_condition(
@@ -170,6 +175,7 @@ class DurableRun:
             answers[call_id] = answer if answer is not None else deny(NO_ANSWER)
         self._pending = ()
         self._said = None
+        self._done = ()
         return answers
 
 
@@ -237,6 +243,7 @@ class _Driver:
                     response.pending_confirmations,
                     self.options.confirmation_timeout,
                     said=_said(response),
+                    done=encode_calls(response.tool_results),
                 )
                 action = evaluation.resume(answers)
 
