@@ -26,7 +26,7 @@ pytest.importorskip("affordance_temporal", reason="affordance-temporal is not in
 
 from temporalio.client import Client, WorkflowFailureError
 
-from affordance.adapters import UserMessage
+from affordance.adapters import ToolResultMessage, UserMessage
 from affordance_temporal.chat import chat_workflow_id
 from affordance_temporal.testing import DevServer
 from taskchat.cli import main
@@ -172,12 +172,13 @@ def test_a_chat_turn_on_temporal_answers_as_the_run_in_the_process_does(
 def test_a_deletion_on_temporal_reports_each_call_when_the_run_in_the_process_does(
     live_server: StartServer, new_chat: NewChat, durable: dict[str, Any], tmp_path: Path
 ) -> None:
-    """While the durable run waits for the answer, the reply reports the call it already ran;
-    the answer's reply reports only the calls run after it: the same replies, stream events
-    and stored transcript as in the process."""
+    """While the durable run waits for the answer, the reply reports the call it already ran
+    and the waiting turn is stored; the answer's reply reports only the calls run after it:
+    the same replies, stream events and stored transcript as in the process, request by
+    request."""
 
-    def converse(chat: Chat) -> tuple[list[dict[str, Any]], list[list[str]]]:
-        replies, events = [], []
+    def converse(chat: Chat) -> tuple[list[dict[str, Any]], list[list[str]], list[Any]]:
+        replies, events, stored = [], [], []
         for say in (
             lambda: chat.say("add a task to water the plants"),
             lambda: chat.say("delete water the plants"),
@@ -185,16 +186,13 @@ def test_a_deletion_on_temporal_reports_each_call_when_the_run_in_the_process_do
         ):
             replies.append(say())
             events.append([name for name, _ in chat.events])
-        return replies, events
+            stored.append(transcript(chat.client, chat.conversation_id))
+        return replies, events, stored
 
     with http(live_server(**durable, temporal_worker=True)) as client:
-        chat = new_chat(client, stream=True)
-        on_temporal, temporal_events = converse(chat)
-        stored = transcript(client, chat.conversation_id)
+        on_temporal, temporal_events, stored = converse(new_chat(client, stream=True))
     with http(live_server(database_url=f"sqlite:///{tmp_path / 'local.db'}")) as client:
-        local = new_chat(client, stream=True)
-        in_process, local_events = converse(local)
-        stored_locally = transcript(client, local.conversation_id)
+        in_process, local_events, stored_locally = converse(new_chat(client, stream=True))
 
     def without_ids(reply: dict[str, Any]) -> dict[str, Any]:
         results = [{k: v for k, v in r.items() if k != "call_id"} for r in reply["tool_results"]]
@@ -214,7 +212,11 @@ def test_a_deletion_on_temporal_reports_each_call_when_the_run_in_the_process_do
     # each call heard once, by the request that ran it (a durable run's once it settled)
     finished = [names.count("tool_call_finished") for names in temporal_events]
     assert finished == [names.count("tool_call_finished") for names in local_events] == [1, 1, 1]
-    assert stored == stored_locally
+    assert stored == stored_locally  # after each request: the waiting turn is stored at once
+    assert stored[1][-2:] == [
+        ("tool", "Found 1 task."),
+        ("assistant", "I'll delete task #1 “Water the plants” once you confirm."),
+    ]
 
 
 def test_the_stream_sends_a_durable_runs_events_once_it_has_settled(
@@ -521,13 +523,19 @@ def test_a_conversation_waiting_in_temporal_is_refused_by_a_server_without_the_f
 
 def test_a_durable_pending_turn_round_trips_through_json_and_a_local_one_is_unchanged() -> None:
     durable = PendingTurn(
-        "chat-x-1", 0, (PendingCall("c", "delete_task", {"task_id": 1}),), (), True
+        "chat-x-1",
+        0,
+        (PendingCall("c", "delete_task", {"task_id": 1}),),
+        (ToolResultMessage("a", "query_tasks", "Found 1 task."),),
+        True,
+        stored=3,
     )
     local = PendingTurn("run", 2, (PendingCall("c", "delete_task", {"task_id": 1}),))
 
     assert PendingTurn.from_json(durable.to_json()) == durable
-    assert durable.to_json()["durable"] is True
+    assert (durable.to_json()["durable"], durable.to_json()["stored"]) == (True, 3)
     assert "durable" not in local.to_json()  # the stored shape of specs/TASKCHAT.md
+    assert "stored" not in local.to_json()
     assert PendingTurn.from_json(local.to_json()) == local
 
 

@@ -192,6 +192,7 @@ def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
     # the calls run before the wait, typed as the suspended response in the process holds them
     assert [r.call.id for r in settled.tool_results] == ["call-add"]
     assert comparable_calls(settled.tool_results) == comparable_calls(suspended.tool_results)
+    assert settled.messages == suspended.messages
     assert pending == waiting
     assert (status.state, status.turn, status.said) == ("waiting", 2, ASKING)
     assert [item.call.id for item in status.tool_results] == ["call-add"]

@@ -90,18 +90,19 @@ class DurableRuns:
 def _settled(
     turn: ChatTurn, heard: Callable[[StreamEvent], None], reported: PendingTurn | None = None
 ) -> SettledRun:
-    """A settled durable run's events and what to store: its messages once it finished; while
-    it waits, only a durable pending turn (the run holds its transcript so far) that records
-    the calls reported so far. Each call is heard once, by the first request that sees it:
-    ``reported`` is the pending turn an answering request resumes."""
+    """A settled durable run's events and what to store: the run's messages not stored yet,
+    and while it waits a durable pending turn that records the calls reported and the messages
+    stored so far. Each call is heard, and each message stored, once, by the first request
+    that sees it: ``reported`` is the pending turn an answering request resumes."""
     done = {message.call_id for message in reported.settled} if reported is not None else set()
+    stored = reported.stored if reported is not None else 0
     response = turn.response
     results = response.tool_results if response is not None else turn.tool_results
     for item in results:
         if item.call.id not in done:
             heard(ToolCallFinished(item.call.id, item.name, item.result, item.turn))
     if response is not None:
-        return SettledRun(response.messages, None, response.text or "")
+        return SettledRun(response.messages[stored:], None, response.text or "")
     calls = tuple(PendingCall(p.call_id, p.name, dict(p.arguments)) for p in turn.pending)
     for call in calls:
         heard(ConfirmationRequired(call.call_id, call.name, call.arguments))
@@ -111,8 +112,9 @@ def _settled(
         calls=calls,
         settled=tuple(_reported(item) for item in results),
         durable=True,
+        stored=len(turn.messages),
     )
-    return SettledRun((), pending, turn.said or confirmation_text(calls))
+    return SettledRun(turn.messages[stored:], pending, turn.said or confirmation_text(calls))
 
 
 def _reported(item: ToolCallResult) -> ToolResultMessage:

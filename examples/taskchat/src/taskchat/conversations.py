@@ -4,8 +4,9 @@ A conversation suspended for confirmation stores, besides its transcript (which 
 model's turn that made the calls), a :class:`PendingTurn`: the calls waiting for the user, the
 results of that turn's other calls (already run), and the run id and turn for log correlation.
 That is everything needed to finish the turn in another process (see ``chat.py``). A durable
-run (``durable.py``) waits in Temporal instead: its pending turn holds the workflow id and the
-calls, and its transcript ends with the user's message (the run holds the rest until it ends).
+run (``durable.py``) waits in Temporal instead: its pending turn holds the workflow id, the
+calls, the results already reported and how many of the run's messages are stored; its
+transcript, too, ends with the model's turn that made the calls.
 
 Writes check the conversation's ``revision``, so two requests racing on one conversation cannot
 both commit: the second gets :class:`ConversationConflictError`.
@@ -50,14 +51,15 @@ class PendingCall:
 class PendingTurn:
     """``durable``: the run waits in Temporal, ``run_id`` is its workflow id and ``turn`` is 0
     (the run's turns are counted there), ``settled`` the results of the run's calls already
-    reported to the user (the run holds them); answering signals it instead of running the
-    calls."""
+    reported to the user and ``stored`` how many of the run's messages the transcript already
+    holds; answering signals it instead of running the calls."""
 
     run_id: str
     turn: int
     calls: tuple[PendingCall, ...]
     settled: tuple[ToolResultMessage, ...] = ()  # results of the turn's other calls
     durable: bool = False
+    stored: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -71,6 +73,7 @@ class PendingTurn:
         }
         if self.durable:
             data["durable"] = True
+            data["stored"] = self.stored
         return data
 
     @classmethod
@@ -85,6 +88,7 @@ class PendingTurn:
             ),
             settled=tuple(m for m in settled if isinstance(m, ToolResultMessage)),
             durable=bool(data.get("durable", False)),
+            stored=int(data.get("stored", 0)),
         )
 
 

@@ -184,6 +184,9 @@ class RunStatus:
     tool_results: tuple[CallData, ...] = ()
     """While it waits: the calls run so far and their results (the suspended response's
     ``tool_results``: earlier turns', and those of the waiting turn that needed no answer)."""
+    messages: tuple[Message, ...] = ()
+    """While it waits: the run's transcript so far (the suspended response's ``messages``),
+    ending with the model's turn that asked for the pending calls."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,14 +43,16 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class ChatTurn:
     """The run answering one message: its final ``response``, or the calls it waits on (with
-    ``said``, what the model wrote in asking for them, and ``tool_results``, the calls the run
-    made so far: what the response would hold at this point)."""
+    ``said``, what the model wrote in asking for them, and ``tool_results`` and ``messages``,
+    the calls the run made so far and its transcript: what the response would hold at this
+    point)."""
 
     workflow_id: str
     response: PromptResponse[Any] | None = None
     pending: tuple[PendingConfirmation, ...] = ()
     said: str | None = None
     tool_results: tuple[ToolCallResult, ...] = ()
+    messages: tuple[Message, ...] = ()
 
     @property
     def needs_confirmation(self) -> bool:
@@ -131,5 +133,10 @@ async def answer_confirmations(
 
 def _turn(workflow_id: str, settled: Settled) -> ChatTurn:
     return ChatTurn(
-        workflow_id, settled.response, settled.pending, settled.said, settled.tool_results
+        workflow_id,
+        settled.response,
+        settled.pending,
+        settled.said,
+        settled.tool_results,
+        settled.messages,
     )

@@ -94,13 +94,14 @@ def attach_run(
 @dataclass(frozen=True, slots=True)
 class Settled:
     """A run that waits for answers (``pending``; ``said``: the model's text in the turn that
-    asked for them; ``tool_results``: the calls run so far, typed as in ``response``) or has
-    finished (``response``)."""
+    asked for them; ``tool_results`` and ``messages``: the calls run so far, typed as in
+    ``response``, and the transcript so far) or has finished (``response``)."""
 
     pending: tuple[PendingConfirmation, ...] = ()
     response: PromptResponse[Any] | None = None
     said: str | None = None
     tool_results: tuple[ToolCallResult, ...] = ()
+    messages: tuple[Message, ...] = ()
 
 
 class DurableRunHandle:
@@ -156,6 +157,7 @@ class DurableRunHandle:
             pending=self._pending(status.pending),
             said=status.said,
             tool_results=decode_calls(status.tool_results, self.registry.tools(self.prompt)),
+            messages=status.messages,
         )
 
     async def result(self) -> PromptResponse[Any]:

@@ -27,7 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from affordance.runtime.context import ToolContext
     from affordance.runtime.executor import CallOutcome, PreparedCall
     from affordance.runtime.loop import Evaluation
-    from affordance.runtime.messages import AssistantMessage
+    from affordance.runtime.messages import AssistantMessage, Message
     from affordance.runtime.response import PromptResponse
     from affordance.runtime.turn import ModelRequest
     from affordance.serde import ParseError
@@ -87,6 +87,7 @@ class DurableRun:
         self._pending: tuple[PendingData, ...] = ()
         self._said: str | None = None
         self._done: tuple[CallData, ...] = ()
+        self._transcript: tuple[Message, ...] = ()
         self._state = "running"
         self._turn = 0
 
@@ -146,7 +147,9 @@ class DurableRun:
         unanswered = self._unanswered()
         if not unanswered:
             return RunStatus("running", self._turn)
-        return RunStatus("waiting", self._turn, unanswered, self._said, self._done)
+        return RunStatus(
+            "waiting", self._turn, unanswered, self._said, self._done, self._transcript
+        )
 
     async def wait_for_answers(
         self,
@@ -154,16 +157,18 @@ class DurableRun:
         timeout: float | None,
         said: str | None = None,
         done: tuple[CallData, ...] = (),
+        transcript: tuple[Message, ...] = (),
     ) -> dict[str, Confirmation]:
         """Wait durably until every pending call is answered (or ``timeout`` passes: the
         unanswered ones are denied), then hand the answers to ``Evaluation.resume``. ``said``
         is the model's text in the turn that asked for the calls, ``done`` the calls run so
-        far with their results."""
+        far with their results, ``transcript`` the run's messages so far."""
         self._pending = tuple(
             PendingData(item.call_id, item.name, dict(item.arguments)) for item in pending
         )
         self._said = said
         self._done = done
+        self._transcript = transcript
         ids = [item.call_id for item in pending]
         with suppress(asyncio.TimeoutError):
             await workflow.wait_condition(
@@ -176,6 +181,7 @@ class DurableRun:
         self._pending = ()
         self._said = None
         self._done = ()
+        self._transcript = ()
         return answers
 
 
@@ -244,6 +250,7 @@ class _Driver:
                     self.options.confirmation_timeout,
                     said=_said(response),
                     done=encode_calls(response.tool_results),
+                    transcript=response.messages,
                 )
                 action = evaluation.resume(answers)
 
