@@ -25,6 +25,7 @@ end past the deadline.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from affordance.adapters.retry import (
@@ -111,14 +112,7 @@ class JsonPost:
         if deadline is None:
             return client.post(self.path, cast_to=self._response(), body=body, stream=stream)
         return with_retries(
-            lambda: client.post(
-                self.path,
-                cast_to=self._response(),
-                body=body,
-                options=_one_attempt(client, deadline),
-                stream=stream,
-            ),
-            **self._retrying(client, deadline),
+            self._attempt(client, body, deadline, stream), **self._retrying(client, deadline)
         )
 
     async def asend(
@@ -133,14 +127,7 @@ class JsonPost:
         if deadline is None:
             return await client.post(self.path, cast_to=self._response(), body=body, stream=stream)
         return await awith_retries(
-            lambda: client.post(
-                self.path,
-                cast_to=self._response(),
-                body=body,
-                options=_one_attempt(client, deadline),
-                stream=stream,
-            ),
-            **self._retrying(client, deadline),
+            self._attempt(client, body, deadline, stream), **self._retrying(client, deadline)
         )
 
     def transient(self, error: Exception) -> Transient | None:
@@ -161,6 +148,19 @@ class JsonPost:
         ):
             return None
         return Transient(f"HTTP {status}", _server_wait(headers))
+
+    def _attempt(
+        self, client: Any, body: Any, deadline: Deadline, stream: bool
+    ) -> Callable[[], Any]:
+        """One attempt under ``deadline`` (the SDK's retries off, its timeout cut to the time
+        left), to call again for each retry; on an async client it returns the awaitable."""
+        return lambda: client.post(
+            self.path,
+            cast_to=self._response(),
+            body=body,
+            options=_one_attempt(client, deadline),
+            stream=stream,
+        )
 
     def _retrying(self, client: Any, deadline: Deadline) -> dict[str, Any]:
         return {

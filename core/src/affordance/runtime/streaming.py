@@ -141,7 +141,7 @@ class _Translation:
         self.call_ids: dict[int, str] = {}
 
     def delta(self, delta: Delta, turn: int) -> StreamEvent | None:
-        if isinstance(delta, TextPiece):
+        if isinstance(delta, TextPiece):  # the drivers show a plain one inline; a subclass here
             return TextDelta(delta.text, turn) if delta.text else None
         if isinstance(delta, ToolCallArguments):
             call_id = self.call_ids.get(delta.index, "")

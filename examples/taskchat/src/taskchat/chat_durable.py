@@ -15,15 +15,15 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from affordance import ConfirmationRequired, RunStarted, StreamEvent, ToolCallFinished
-from affordance.adapters import Message, ToolResultMessage
+from affordance.adapters import Message
 from taskchat.chat_errors import ModelTimeoutError
+from taskchat.chat_replies import tool_outcome
 from taskchat.conversations import PendingCall, PendingTurn
 from taskchat.prompt import AssistantContext
 from taskchat.settled_runs import SettledRun, confirmation_text, uninterrupted
 from taskchat.suspended_turns import Answer
 
 if TYPE_CHECKING:  # the durable module imports temporalio: only with --temporal
-    from affordance.runtime import ToolCallResult
     from affordance_temporal.chat import ChatTurn
     from taskchat.durable import DurableAgent
 
@@ -98,9 +98,10 @@ def _settled(
     stored = reported.stored if reported is not None else 0
     response = turn.response
     results = response.tool_results if response is not None else turn.tool_results
-    for item in results:
-        if item.call.id not in done:
-            heard(ToolCallFinished(item.call.id, item.name, item.result, item.turn))
+    finished = [ToolCallFinished(r.call.id, r.name, r.result, r.turn) for r in results]
+    for event in finished:
+        if event.call_id not in done:
+            heard(event)
     if response is not None:
         return SettledRun(response.messages[stored:], None, response.text or "")
     calls = tuple(PendingCall(p.call_id, p.name, dict(p.arguments)) for p in turn.pending)
@@ -110,15 +111,8 @@ def _settled(
         run_id=turn.workflow_id,
         turn=0,
         calls=calls,
-        settled=tuple(_reported(item) for item in results),
+        settled=tuple(tool_outcome(event).as_message() for event in finished),
         durable=True,
         stored=len(turn.messages),
     )
     return SettledRun(turn.messages[stored:], pending, turn.said or confirmation_text(calls))
-
-
-def _reported(item: ToolCallResult) -> ToolResultMessage:
-    """A call already reported, as a pending turn records it: its result as the model read it."""
-    return ToolResultMessage(
-        item.call.id, item.name, item.result.model_text(), not item.result.success
-    )

@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from affordance.clock import Deadline
     from affordance.runtime.actions import Finished, RunCalls, SendRequest
     from affordance.runtime.cache import ResultCache
-    from affordance.runtime.confirmation import Confirmation, PendingConfirmation
+    from affordance.runtime.confirmation import Confirmation
     from affordance.runtime.context import ToolContext
     from affordance.runtime.executor import CallOutcome, PreparedCall
     from affordance.runtime.loop import Evaluation
@@ -85,7 +85,6 @@ class DurableRun:
     def __init__(self) -> None:
         self._answers: dict[str, Confirmation] = {}
         self._pending: tuple[PendingData, ...] = ()
-        self._said: str | None = None
         self._done: tuple[CallData, ...] = ()
         self._transcript: tuple[Message, ...] = ()
         self._state = "running"
@@ -148,27 +147,22 @@ class DurableRun:
         if not unanswered:
             return RunStatus("running", self._turn)
         return RunStatus(
-            "waiting", self._turn, unanswered, self._said, self._done, self._transcript
+            "waiting", self._turn, unanswered, _said(self._transcript), self._done, self._transcript
         )
 
     async def wait_for_answers(
-        self,
-        pending: tuple[PendingConfirmation, ...],
-        timeout: float | None,
-        said: str | None = None,
-        done: tuple[CallData, ...] = (),
-        transcript: tuple[Message, ...] = (),
+        self, suspended: PromptResponse[Any], timeout: float | None
     ) -> dict[str, Confirmation]:
-        """Wait durably until every pending call is answered (or ``timeout`` passes: the
-        unanswered ones are denied), then hand the answers to ``Evaluation.resume``. ``said``
-        is the model's text in the turn that asked for the calls, ``done`` the calls run so
-        far with their results, ``transcript`` the run's messages so far."""
+        """Wait durably until every call ``suspended`` waits on is answered (or ``timeout``
+        passes: the unanswered ones are denied), then hand the answers to
+        ``Evaluation.resume``. Meanwhile the status shows what ``suspended`` holds: the
+        pending calls, the calls run so far and the transcript."""
+        pending = suspended.pending_confirmations
         self._pending = tuple(
             PendingData(item.call_id, item.name, dict(item.arguments)) for item in pending
         )
-        self._said = said
-        self._done = done
-        self._transcript = transcript
+        self._done = encode_calls(suspended.tool_results)
+        self._transcript = suspended.messages
         ids = [item.call_id for item in pending]
         with suppress(asyncio.TimeoutError):
             await workflow.wait_condition(
@@ -179,7 +173,6 @@ class DurableRun:
             answer = self._answers.pop(call_id, None)
             answers[call_id] = answer if answer is not None else deny(NO_ANSWER)
         self._pending = ()
-        self._said = None
         self._done = ()
         self._transcript = ()
         return answers
@@ -246,11 +239,7 @@ class _Driver:
                 if not response.pending_confirmations:
                     return response
                 answers = await self.owner.wait_for_answers(
-                    response.pending_confirmations,
-                    self.options.confirmation_timeout,
-                    said=_said(response),
-                    done=encode_calls(response.tool_results),
-                    transcript=response.messages,
+                    response, self.options.confirmation_timeout
                 )
                 action = evaluation.resume(answers)
 
@@ -334,9 +323,9 @@ def _response(action: Finished[Any]) -> PromptResponse[Any]:
     return action.response
 
 
-def _said(response: PromptResponse[Any]) -> str | None:
+def _said(transcript: tuple[Message, ...]) -> str | None:
     """The text of the model's last turn: the one that asked for the pending calls."""
-    last = response.messages[-1] if response.messages else None
+    last = transcript[-1] if transcript else None
     return last.text if isinstance(last, AssistantMessage) and last.text else None
 
 
