@@ -15,6 +15,13 @@ LINES = [
     "event: message_start",
     'data: {"a": 1}',
     "",
+    "event: content_block_delta",  # the shape most events take: an event line, one data line
+    'data: {"b": 2}',
+    "",
+    "event: two",
+    "data: lines",
+    "data: of data",
+    "",
     "data:no space after the colon",
     "data:  two spaces keep one",
     "id: 7",
@@ -34,6 +41,8 @@ LINES = [
 
 EXPECTED = [
     SseEvent("message_start", '{"a": 1}'),
+    SseEvent("content_block_delta", '{"b": 2}'),
+    SseEvent("two", "lines\nof data"),
     SseEvent(None, "no space after the colon\n two spaces keep one"),
     SseEvent("ping", ""),
     SseEvent(None, "\nsecond"),

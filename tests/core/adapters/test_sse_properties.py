@@ -2,8 +2,10 @@
 frames the same events as the HTML standard's algorithm read line by line.
 
 The reference below follows the standard's steps one line at a time, over the decoded text; the
-reader under test frames on bytes, in chunks. Hypothesis draws the lines (fields with and
-without the space, comments, ``id``/``retry``, unknown fields, blank lines, any unicode), the
+reader under test frames on bytes, in chunks. Hypothesis draws blocks of lines: the shapes
+providers send (one data line; an event line, then one data line) and any lines at all (fields
+with and without the space, comments, ``id``/``retry``, unknown fields, blank lines, any
+unicode); the
 line endings (``\\n``, ``\\r\\n``, ``\\r``, mixed), a leading byte-order mark, and the places the
 bytes are cut. Derandomized and bounded: under a second.
 """
@@ -36,6 +38,12 @@ _lines = st.one_of(
     _values,  # anything at all: a field named by the whole line
 )
 _endings = st.sampled_from(["\n", "\r\n", "\r"])
+_blocks = st.one_of(
+    # the shapes providers send, which the reader frames without its line loop
+    st.builds(lambda v: [f"data: {v}"], _values),
+    st.builds(lambda e, v: [f"event: {e}", f"data: {v}"], _values, _values),
+    st.lists(_lines, max_size=4),
+)
 
 
 def reference(text: str) -> list[SseEvent]:
@@ -64,7 +72,10 @@ def reference(text: str) -> list[SseEvent]:
 
 @st.composite
 def streams(draw: st.DrawFn) -> tuple[bytes, list[bytes]]:
-    lines = draw(st.lists(_lines, max_size=12))
+    blocks = draw(st.lists(_blocks, max_size=5))
+    lines = [line for block in blocks for line in (*block, "")]  # each block, then a blank line
+    if lines and draw(st.booleans()):
+        lines.pop()  # the last event is cut before its blank line
     endings = draw(st.lists(_endings, min_size=len(lines), max_size=len(lines)))
     text = "".join(line + ending for line, ending in zip(lines, endings, strict=True))
     data = text.encode()

@@ -88,8 +88,15 @@ class _Framer:
 def _event(block: bytes) -> SseEvent | None:
     """The event of one block of lines (no blank line inside), or None if it has no field."""
     text = block.decode("utf-8", "replace").lstrip("\n")
-    if text.startswith("data: ") and "\n" not in text:  # a single data line: most events
-        return SseEvent(None, text[6:])
+    # the two shapes providers send, read without the line loop: one data line (Chat
+    # Completions, Gemini), or an event line then one data line (Anthropic, Responses)
+    if text.startswith("data: "):
+        if "\n" not in text:
+            return SseEvent(None, text[6:])
+    elif text.startswith("event: "):
+        name, _, rest = text.partition("\n")
+        if rest.startswith("data: ") and "\n" not in rest:
+            return SseEvent(name[7:], rest[6:])
     event: str | None = None
     data: list[str] = []
     for line in text.split("\n"):
