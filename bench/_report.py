@@ -34,6 +34,19 @@ def format_ratio(ratio: float) -> str:
     return f"{ratio:.3f}x"
 
 
+def round_spread(own: list[float], reference: list[float]) -> str:
+    """The lowest and highest per-round ratio of ``own`` to ``reference``, as ``"108-117%"``.
+
+    Rounds are interleaved, so round *i* of both ran close together: the spread shows how far
+    one round can stray from the median ratio on this machine. ``"—"`` unless both have a value
+    for every round (a framework that failed a round leaves its rounds unpaired).
+    """
+    if not own or len(own) != len(reference):
+        return "—"
+    ratios = [mine / theirs for mine, theirs in zip(own, reference, strict=True)]
+    return f"{min(ratios) * 100:.0f}-{max(ratios) * 100:.0f}%"
+
+
 def goal_for(measure: str, key: str) -> Goal | None:
     return next((g for g in GOALS if g.measure == measure and g.metric == key), None)
 
@@ -64,6 +77,7 @@ def evaluate_goal(goal: Goal, results: dict[str, MeasureResult]) -> dict[str, An
         return outcome
     ratio = value / reference.median
     outcome.update(
+        framework=goal.framework,
         reference=goal.reference,
         reference_value=reference.median,
         ratio=ratio,
@@ -77,6 +91,16 @@ def evaluate_goal(goal: Goal, results: dict[str, MeasureResult]) -> dict[str, An
 
 
 _MARKS = {"pass": "✅", "fail": "❌", "not measured": "⚠️"}
+
+
+def _goal_spread(goal: dict[str, Any], results: dict[str, MeasureResult]) -> str:
+    result = results.get(goal["measure"])
+    reference = goal.get("reference")
+    if result is None or reference is None:
+        return "—"
+    own = result.cells.get((goal["metric"], goal["framework"]))
+    theirs = result.cells.get((goal["metric"], reference))
+    return "—" if own is None or theirs is None else round_spread(own.values, theirs.values)
 
 
 def measure_table(result: MeasureResult) -> list[str]:
@@ -259,11 +283,12 @@ def report(
     lines.append("")
     lines.append("## Goals")
     lines.append("")
-    lines.append("| goal | measured | result |")
-    lines.append("|---|---|---|")
+    lines.append("| goal | measured | rounds | result |")
+    lines.append("|---|---|---|---|")
     for goal in goals:
         mark = _MARKS.get(goal["status"], "")
-        lines.append(f"| {goal['goal']} | {goal['detail']} | {mark} {goal['status']} |")
+        spread = _goal_spread(goal, results)
+        lines.append(f"| {goal['goal']} | {goal['detail']} | {spread} | {mark} {goal['status']} |")
     lines.append("")
     lines.append("## Results")
     lines.append("")

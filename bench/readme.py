@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _report import PEER_DISTRIBUTIONS
+from _report import PEER_DISTRIBUTIONS, round_spread
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -88,18 +88,20 @@ def section(payload: dict[str, Any]) -> str:
         f"[bench/README.md](bench/README.md)) on {meta['started']}: {cpu}, "
         f"{machine.get('cpus', '?')} CPUs, {machine.get('memory_gib', '?')} GiB, load average "
         f"{_load(machine.get('load_average'))} at the start; Python {environment['python']}; "
-        f"commit {commit}. Versions: {shown}. Medians over rounds interleaved between frameworks."
+        f"commit {commit}. Versions: {shown}. Medians over rounds interleaved between frameworks; "
+        f"*per round* is a ratio's lowest and highest value in a single round."
     )
     lines = [
         START,
         "",
         measured_on,
         "",
-        "| goal | measured | |",
-        "| --- | --- | --- |",
+        "| goal | measured | per round | |",
+        "| --- | --- | --- | --- |",
     ]
     lines += [
-        f"| {goal['goal']} | {goal['detail']} | {_MARKS.get(goal['status'], goal['status'])} |"
+        f"| {goal['goal']} | {goal['detail']} | {_spread(payload, goal)} "
+        f"| {_MARKS.get(goal['status'], goal['status'])} |"
         for goal in payload["goals"]
     ]
     columns = [c for c in _COLUMNS if _present(payload, c)]
@@ -130,6 +132,19 @@ def section(payload: dict[str, Any]) -> str:
         ]
     lines += ["", END]
     return "\n".join(lines)
+
+
+def _spread(payload: dict[str, Any], goal: dict[str, Any]) -> str:
+    """A ratio goal's lowest and highest ratio over the run's rounds (``—`` for a ceiling)."""
+    reference = goal.get("reference")
+    row = payload["measures"].get(goal["measure"], {}).get("rows", {}).get(goal["metric"])
+    if reference is None or row is None:
+        return "—"
+    values = row["values"]
+    own, theirs = values.get(goal.get("framework", "affordance")), values.get(reference)
+    if own is None or theirs is None:
+        return "—"
+    return round_spread(own["rounds"], theirs["rounds"])
 
 
 def _handoff(payload: dict[str, Any]) -> str | None:

@@ -46,3 +46,26 @@ def test_every_figure_names_its_machine_date_and_command() -> None:
     assert "python3 dev.py bench" in section
     assert published["meta"]["started"] in section
     assert f"{published['meta']['machine']['cpus']} CPUs" in section
+
+
+def test_a_ratio_goal_shows_its_lowest_and_highest_round() -> None:
+    readme = _readme_module()
+    rows = {
+        "m": {
+            "rows": {
+                "k": {
+                    "values": {
+                        "affordance": {"rounds": [2.2, 2.0, 2.4]},
+                        "sdk-raw": {"rounds": [2.0, 2.0, 2.0]},
+                        "sdk-short": {"rounds": [2.0, 2.0]},
+                    }
+                }
+            }
+        }
+    }
+    payload = {"measures": rows}
+    ratio = {"measure": "m", "metric": "k", "reference": "sdk-raw"}
+
+    assert readme._spread(payload, ratio) == "100-120%"
+    assert readme._spread(payload, {**ratio, "reference": "sdk-short"}) == "—"  # unpaired rounds
+    assert readme._spread(payload, {"measure": "m", "metric": "k"}) == "—"  # a ceiling, no ratio
