@@ -43,6 +43,7 @@ from affordance.runtime.executor import CallOutcome, PreparedCall, ToolExecutor
 from affordance.runtime.messages import (
     AssistantMessage,
     Message,
+    ToolCall,
     ToolResultMessage,
     UserMessage,
 )
@@ -151,6 +152,8 @@ class Evaluation(Generic[OutputT]):
         request = self._request
         if request is not None:
             turn = self.adapter.normalize_turn(turn, request)
+        if len(turn.tool_calls) > 1:
+            self._refuse_shared_ids(turn.tool_calls)
         self.usage = self.usage + turn.usage
         declared = request.hosted_tools if request is not None else ()
         if turn.hosted_items and declared:  # only the tools the request declared (policy)
@@ -266,6 +269,21 @@ class Evaluation(Generic[OutputT]):
     def pending_call_ids(self) -> tuple[str, ...]:
         return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
 
+    def _refuse_shared_ids(self, calls: Sequence[ToolCall]) -> None:
+        """A call id is the unit of approval: an answer names one call by its id, so a turn
+        in which two calls share an id is refused before any of them runs."""
+        seen: set[str] = set()
+        for call in calls:
+            if call.id in seen:
+                raise PromptEvaluationError(
+                    f"the model's turn has more than one tool call with the id {call.id!r}; "
+                    "each call needs its own id, so none of them was run",
+                    prompt_name=self.prompt.name,
+                    phase="response",
+                    provider=self.adapter.name,
+                )
+            seen.add(call.id)
+
     # -- turn bookkeeping ------------------------------------------------------------------
 
     def _record_new(self) -> None:
@@ -328,7 +346,16 @@ class Evaluation(Generic[OutputT]):
         return self._next_request()
 
     def _suspend(self) -> Action:
-        self.session.suspend(self)
+        taken = self.session.suspend(self)
+        if taken:
+            raise PromptEvaluationError(
+                f"calls {', '.join(taken)} wait for an answer in another evaluation of this "
+                "session; an answer must name one call, so this evaluation cannot wait too "
+                "(answer the other one first, or use a session per conversation)",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+                provider=self.adapter.name,
+            )
         pending = tuple(
             PendingConfirmation(
                 s.pending.call.id,

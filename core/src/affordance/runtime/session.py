@@ -113,10 +113,17 @@ class Session:
 
     # -- runs suspended until destructive calls are confirmed ------------------------------
 
-    def suspend(self, run: Evaluation[Any]) -> None:
+    def suspend(self, run: Evaluation[Any]) -> tuple[str, ...]:
+        """Keep ``run`` until its pending calls are answered. An answer names a call by its id,
+        so an id already waiting in another run of this session is never taken over: those ids
+        are returned and ``run`` is not kept (its caller refuses to suspend)."""
         with self._lock:
-            for call_id in run.pending_call_ids():
-                self._suspended[call_id] = run
+            call_ids = run.pending_call_ids()
+            taken = tuple(c for c in call_ids if self._suspended.get(c, run) is not run)
+            if not taken:
+                for call_id in call_ids:
+                    self._suspended[call_id] = run
+            return taken
 
     def suspended_runs(self, call_ids: Iterable[str]) -> tuple[Evaluation[Any], ...]:
         """The suspended runs any of ``call_ids`` belong to (several if they are mixed up)."""

@@ -33,6 +33,13 @@ from affordance.runtime.response import PromptResponse
 from affordance.runtime.stream_events import TextDelta
 from affordance.runtime.turn import ProviderTurn, Usage
 from affordance.testing.compare import comparable
+from affordance.testing.contract_approvals import (
+    APPROVAL_CASES,
+    ApprovalCase,
+    approval_property,
+    check_approval_case,
+    model_of,
+)
 from affordance.testing.contract_faults import check_fault_outcome, script_fault_row
 from affordance.testing.contract_fixtures import ContractWire, MakeAdapter
 from affordance.testing.contract_runs import (
@@ -195,6 +202,24 @@ class AdapterContract:
 
         assert {task.get_coro() for task in asyncio.run(consume())} == set()
         assert wire.wait_idle()
+
+    # -- confirmations -----------------------------------------------------------------------
+
+    @pytest.mark.parametrize("mode", MODES)
+    @pytest.mark.parametrize("case", APPROVAL_CASES, ids=str)
+    def test_one_approval_runs_one_call(
+        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode, case: ApprovalCase
+    ) -> None:
+        wire.respond(model_of(case))
+
+        check_approval_case(make_adapter, mode, case)
+
+    def test_no_destructive_call_runs_without_an_approval_naming_it(
+        self, wire: ContractWire, make_adapter: MakeAdapter
+    ) -> None:
+        pytest.importorskip("hypothesis")  # a dev tool: the property runs where it is installed
+
+        approval_property(wire.respond, make_adapter)()
 
     # -- the fault matrix --------------------------------------------------------------------
 
