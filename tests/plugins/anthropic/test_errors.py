@@ -362,8 +362,8 @@ def test_a_stream_with_a_badly_shaped_event_is_a_response_error(
 ) -> None:
     events = message_stream_events(message_text("Fine."))
     odd = SseEvent(
-        {"type": "content_block_delta", "index": 7, "delta": {}}, event="content_block_delta"
-    )
+        {"type": "content_block_delta", "index": 0, "delta": {}}, event="content_block_delta"
+    )  # the open text block's delta, without its type
     loopback.server.script(MESSAGES_PATH, SseReply([*events[:2], odd]))
 
     with pytest.raises(PromptEvaluationError) as raised:

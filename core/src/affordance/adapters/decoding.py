@@ -215,6 +215,8 @@ def decode_stream(
     ended = False
     try:
         for event in events:
+            if ended:
+                raise UnusableResponseError(_after_the_end(event))
             for delta in translate(event):
                 ended = ended or type(delta) is TurnEnd
                 yield delta
@@ -249,6 +251,8 @@ async def adecode_stream(
     ended = False
     try:
         async for event in events:
+            if ended:
+                raise UnusableResponseError(_after_the_end(event))
             for delta in translate(event):
                 ended = ended or type(delta) is TurnEnd
                 yield delta
@@ -263,3 +267,12 @@ async def adecode_stream(
         await aclose_source(events)
     if not ended:
         raise errors.incomplete()
+
+
+def _after_the_end(event: object) -> str:
+    """What is wrong with an event that arrived after the one that ended the turn: the turn
+    was complete, so nothing can be placed in it any more (named by its SSE event type when it
+    has one; never by its content)."""
+    name = getattr(event, "event", None)
+    kind = f"a {name!r} event" if isinstance(name, str) and name else "an event"
+    return f"{kind} arrived after the event that ended the turn"

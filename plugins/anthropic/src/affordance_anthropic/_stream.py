@@ -6,9 +6,11 @@ one ``json.loads``, skipping the SDK's per-event models. Each content block is r
 its ``content_block_start`` and deltas (``text_delta``, ``input_json_delta``,
 ``citations_delta``, ``thinking_delta``, ``signature_delta``) into exactly the block a plain
 answer holds, and handed over whole at ``content_block_stop`` as a provider item; text and tool
-arguments are also handed over piece by piece as they come. ``message_stop`` ends the turn; a
-stream that ends without it — the API's ``error`` event, or a body cut short, which the SDK
-reports as nothing at all — is an error, never a shorter answer.
+arguments are also handed over piece by piece as they come. An event that cannot be placed — a
+block started at an index already used, a delta or stop for a block not open — is refused.
+``message_stop`` ends the turn; a stream that ends without it — the API's ``error`` event, or
+a body cut short, which the SDK reports as nothing at all — is an error, never a shorter
+answer.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class _Block:
     block: dict[str, Any]
     parts: list[str] = field(default_factory=list)
     call_index: int | None = None
+    stopped: bool = False
 
 
 class StreamTranslator:
@@ -140,9 +143,12 @@ class StreamTranslator:
         started = payload["content_block"]
         if not isinstance(started, dict):
             raise UnusableResponseError("a content_block_start event has no block object")
+        index = payload["index"]
+        if index in self._blocks:
+            raise UnusableResponseError(f"a second content block started at index {index}")
         block = dict(started)
         state = _Block(block)
-        self._blocks[payload["index"]] = state
+        self._blocks[index] = state
         kind = block["type"]
         if kind == "text":
             text = block.get("text") or ""
@@ -163,8 +169,19 @@ class StreamTranslator:
         elif kind.endswith("_tool_result"):
             yield HostedActivity(kind, "completed", block.get("tool_use_id"))
 
+    def _open(self, payload: dict[str, Any], kind: str) -> _Block:
+        """The block a delta or stop event names: one that started and has not stopped."""
+        index = payload["index"]
+        state = self._blocks.get(index)
+        if state is None or state.stopped:
+            where = "never started" if state is None else "already stopped"
+            raise UnusableResponseError(
+                f"a {kind} event names the block at index {index}, which {where}"
+            )
+        return state
+
     def _delta(self, payload: dict[str, Any]) -> Iterator[Delta]:
-        state = self._blocks[payload["index"]]
+        state = self._open(payload, "content_block_delta")
         delta = payload["delta"]
         kind = delta["type"]
         if kind == "text_delta":
@@ -187,7 +204,8 @@ class StreamTranslator:
             state.block["signature"] = delta["signature"]
 
     def _stop(self, payload: dict[str, Any]) -> Iterator[Delta]:
-        state = self._blocks[payload["index"]]
+        state = self._open(payload, "content_block_stop")
+        state.stopped = True
         block = state.block
         kind = block["type"]
         if kind == "text":

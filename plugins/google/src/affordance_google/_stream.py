@@ -40,8 +40,9 @@ class StreamTranslation:
     slices; consecutive slices of one part (same ``thought`` flag, the previous one without a
     ``thoughtSignature``, which rides on a part's last slice) are joined again before they
     become a provider item, so the turn's parts equal the plain response's. Function calls
-    arrive whole. ``finishReason``, grounding and usage come with the last chunk; a stream
-    that ends without a finish reason (or a block reason) is an error, never a short answer.
+    arrive whole. ``finishReason``, grounding and usage come with the last chunk: a chunk after
+    it cannot be placed in the turn and is an error, and so is a stream that ends without a
+    finish reason (or a block reason), never a short answer.
     """
 
     __slots__ = (
@@ -75,6 +76,8 @@ class StreamTranslation:
         chunk = parse_json(event.data)
         if isinstance(chunk, dict) and "error" in chunk:
             raise _stream_error(chunk["error"])
+        if self._finish is not None:
+            raise UnusableResponseError("a chunk arrived after the chunk carrying finishReason")
         candidate = candidate_of(chunk)
         if self._response_id is None:
             self._response_id = response_id_of(chunk)

@@ -2,7 +2,8 @@
 
 With ``stream_options.include_usage`` the usage arrives in a last chunk whose ``choices`` is
 empty, before ``data: [DONE]``; the turn ends at ``[DONE]``. Tool calls arrive as fragments keyed
-by ``index``: the first carries the id and name, the rest pieces of the arguments text. An
+by ``index``: the first carries the id and name, the rest pieces of the arguments text (a
+fragment naming another call at an index already begun is refused, never folded in). An
 ``{"error": ...}`` chunk is the provider reporting a failure mid-stream; a stream with no choice
 in any chunk is unusable, as a completion with no choices is.
 """
@@ -50,7 +51,7 @@ class ChatStream:
         self._hosted = hosted
         self._text: list[str] = []
         self._annotations: list[Any] = []
-        self._calls: list[int] = []
+        self._calls: dict[int, tuple[str, str]] = {}  # index: (id, name) of the call begun
         self._chosen = False
         self._refusal = False
         self._reason: Any = None
@@ -119,12 +120,20 @@ class ChatStream:
         elif not isinstance(function, dict):
             raise UnusableResponseError("a tool call fragment's function is not an object")
         out: list[Delta] = []
-        if index not in self._calls:
-            call_id, name = fragment.get("id"), function.get("name")
+        call_id, name = fragment.get("id"), function.get("name")
+        begun = self._calls.get(index)
+        if begun is None:
             if not isinstance(call_id, str) or not isinstance(name, str):
                 raise UnusableResponseError("a tool call's first fragment lacks its id or name")
-            self._calls.append(index)
+            self._calls[index] = (call_id, name)
             out.append(ToolCallBegun(index, call_id, name))
+        elif (call_id or begun[0]) != begun[0] or (name or begun[1]) != begun[1]:
+            # A later fragment may repeat its call's id and name; naming another call, it is
+            # a second call at an index still open, which cannot be placed.
+            raise UnusableResponseError(
+                f"a tool call fragment at index {index} names another call than the one "
+                "begun there; two calls cannot share an index"
+            )
         arguments = function.get("arguments")
         if isinstance(arguments, str) and arguments:
             out.append(ToolCallArguments(index, arguments))

@@ -49,11 +49,12 @@ response): a good part of every stream, answered before anything else is looked 
 class ResponsesStream:
     """The translation of one Responses stream; call it with each SSE event."""
 
-    __slots__ = ("_calls", "_hosted", "_refusal")
+    __slots__ = ("_calls", "_complete", "_hosted", "_refusal")
 
     def __init__(self, *, hosted: bool) -> None:
         self._hosted = hosted
         self._calls: set[int] = set()
+        self._complete: set[int] = set()  # the output indexes whose item is complete
         self._refusal = False
 
     def __call__(self, event: SseEvent) -> Iterable[Delta]:
@@ -91,6 +92,10 @@ class ResponsesStream:
         if not isinstance(call_id, str) or not isinstance(name, str):
             raise UnusableResponseError("a function_call item lacks call_id or name")
         index = _index(data)
+        if index in self._calls:
+            raise UnusableResponseError(
+                f"a second function_call item was added at output_index {index}"
+            )
         self._calls.add(index)
         return (ToolCallBegun(index, call_id, name),)
 
@@ -98,8 +103,11 @@ class ResponsesStream:
         item = data.get("item")
         if not isinstance(item, dict):
             raise UnusableResponseError("an output_item.done event has no item")
-        out: list[Delta] = [ProviderItem(item, echo=True, hosted=self._hosted)]
         index = _index(data)
+        if index in self._complete:
+            raise UnusableResponseError(f"a second item was done at output_index {index}")
+        self._complete.add(index)
+        out: list[Delta] = [ProviderItem(item, echo=True, hosted=self._hosted)]
         if index in self._calls:
             arguments = item.get("arguments")
             out.append(ToolCallReady(index, arguments if isinstance(arguments, str) else None))
