@@ -74,3 +74,47 @@ def test_a_request_id_finder_runs_only_when_the_body_cannot_be_read() -> None:
         decode_turn(b"{not json", lambda data: turn, **names)
     assert raised.value.request_id == "req_7"
     assert asked == ["asked"]
+
+
+class Events:
+    """Events from an object that is no generator but has an async ``aclose`` (as a provider's
+    event reader may be); records whether that ``aclose`` ran to its end."""
+
+    def __init__(self, events: list[str]) -> None:
+        self._events = iter(events)
+        self.closed = False
+
+    def __aiter__(self) -> Events:
+        return self
+
+    async def __anext__(self) -> str:
+        try:
+            return next(self._events)
+        except StopIteration:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await asyncio.sleep(0)
+        self.closed = True
+
+
+def test_leaving_an_async_decoded_stream_early_awaits_its_events_aclose() -> None:
+    events = Events(["An ", "answer", "end"])
+
+    async def read_one() -> tuple[Delta, bool]:
+        stream = adecode_stream(events, translate, provider="p", prompt_name="x")
+        first = await stream.__anext__()
+        await stream.aclose()
+        return first, events.closed
+
+    assert asyncio.run(read_one()) == (TextPiece("An "), True)
+
+
+def test_an_async_decoded_stream_that_ends_awaits_its_events_aclose() -> None:
+    events = Events(["An answer", "end"])
+
+    async def read() -> tuple[list[Delta], bool]:
+        stream = adecode_stream(events, translate, provider="p", prompt_name="x")
+        return [delta async for delta in stream], events.closed
+
+    assert asyncio.run(read()) == ([TextPiece("An answer"), END], True)

@@ -115,3 +115,78 @@ def test_the_async_reader_frames_the_same_and_closes_its_source() -> None:
 @pytest.mark.parametrize("text", ["data: x", "data: x\n", "event: e\r\n"])
 def test_nothing_is_dispatched_before_a_blank_line(text: str) -> None:
     assert list(read_events([text.encode()])) == []
+
+
+class ClosableSource:
+    """Chunks from an object that is no generator but has an async ``aclose`` (as an HTTP
+    client's byte stream has); records whether that ``aclose`` ran to its end."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = iter(chunks)
+        self.closed = False
+
+    def __aiter__(self) -> ClosableSource:
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            return next(self._chunks)
+        except StopIteration:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await asyncio.sleep(0)  # a real close awaits the transport
+        self.closed = True
+
+
+MANY = b"data: one\n\ndata: two\n\ndata: three\n\n"
+
+
+def test_leaving_the_async_reader_early_closes_a_generator_source_before_it_returns() -> None:
+    closed: list[bool] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        try:
+            for part in MANY.split(b"\n\n"):
+                yield part + b"\n\n"
+        finally:
+            await asyncio.sleep(0)
+            closed.append(True)
+
+    async def read_one() -> tuple[SseEvent, list[bool]]:
+        events = aread_events(chunks())
+        first = await events.__anext__()
+        await events.aclose()
+        return first, list(closed)  # seen before the loop ends and finalizes what is left
+
+    first, closed_by_then = asyncio.run(read_one())
+
+    assert first == SseEvent(None, "one")
+    assert closed_by_then == [True]
+
+
+def test_leaving_the_async_reader_early_awaits_the_sources_own_aclose() -> None:
+    source = ClosableSource([MANY])
+
+    async def read_one() -> tuple[SseEvent, bool]:
+        events = aread_events(source)
+        first = await events.__anext__()
+        await events.aclose()
+        return first, source.closed
+
+    first, closed = asyncio.run(read_one())
+
+    assert first == SseEvent(None, "one")
+    assert closed
+
+
+def test_the_async_reader_awaits_the_sources_aclose_once_its_events_run_out() -> None:
+    source = ClosableSource([MANY[:5], MANY[5:]])
+
+    async def read() -> tuple[list[SseEvent], bool]:
+        return [event async for event in aread_events(source)], source.closed
+
+    events, closed = asyncio.run(read())
+
+    assert [event.data for event in events] == ["one", "two", "three"]
+    assert closed

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
 
 import pytest
 from entity_tools import LookupParams, make_prompt
@@ -17,6 +20,7 @@ from affordance.runtime import (
     approve,
     deny,
 )
+from affordance.runtime.confirmation import Confirmation, answer_problems
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 PROMPT = make_prompt()
@@ -128,3 +132,107 @@ def test_resuming_with_another_prompt_is_refused():
     first = adapter.evaluate(PROMPT)
     with pytest.raises(PromptEvaluationError, match="resume it with that prompt"):
         adapter.evaluate(make_prompt(), session=first.session, confirmations={"del": approve()})
+
+
+# -- answers that do not fit the pending calls -------------------------------------------------
+
+
+def test_answer_problems_names_the_calls_of_each_problem_in_order() -> None:
+    answers: Mapping[str, Any] = {"b": approve(), "x": deny(), "a": True, "w": approve()}
+
+    assert answer_problems(["a", "b", "c", "d"], answers) == (
+        "calls that are not pending: w, x; "
+        "no answer for pending calls: c, d; "
+        "not an approve()/deny() answer: a"
+    )
+
+
+def test_answer_problems_is_empty_when_every_pending_call_has_its_answer() -> None:
+    assert answer_problems(["a", "b"], {"a": approve(), "b": deny("no")}) == ""
+    assert answer_problems(("a",), MappingProxyType({"a": Confirmation(True)})) == ""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [True, False, None, "approve", {"approved": True}, (True, "")],
+    ids=["true", "false", "none", "str", "dict", "tuple"],
+)
+def test_answer_problems_refuses_an_answer_that_is_not_a_confirmation(answer: object) -> None:
+    answers: Mapping[str, Any] = {"a": answer, "b": approve()}
+
+    assert answer_problems(["a", "b"], answers) == "not an approve()/deny() answer: a"
+
+
+def test_answer_problems_refuses_answers_for_calls_that_are_not_pending() -> None:
+    assert answer_problems(["a"], {"a": approve(), "z": deny()}) == (
+        "calls that are not pending: z"
+    )
+    assert answer_problems([], {"z": approve()}) == "calls that are not pending: z"
+
+
+def refused_resume(confirmations: Any, *, mode: str = "evaluate") -> PromptEvaluationError:
+    """Suspend the scripted run on ``del``, resume it with ``confirmations`` (which must be
+    refused), check nothing ran, then resume it properly; the refusal."""
+    adapter = scripted()
+    first = adapter.evaluate(PROMPT)
+    bus = EventBus()
+    invoked: list[ToolInvoked] = []
+    bus.subscribe(ToolInvoked, invoked.append)
+
+    def resume() -> object:
+        options: dict[str, Any] = {"session": first.session, "bus": bus}
+        if mode == "aevaluate":
+            return asyncio.run(adapter.aevaluate(PROMPT, **options, confirmations=confirmations))
+        if mode == "stream":
+            return adapter.stream(PROMPT, **options, confirmations=confirmations)
+        return adapter.evaluate(PROMPT, **options, confirmations=confirmations)
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        resume()
+    assert raised.value.phase == "confirm"
+    assert invoked == []  # nothing ran: not the destructive call, nor any other
+    assert len(adapter.requests) == 1
+    assert first.session.pending_call_ids() == ("del",)  # still suspended, and resumable
+    done = adapter.evaluate(PROMPT, session=first.session, confirmations={"del": approve()})
+    assert done.text == "all done"
+    assert {r.call.id: r.result.message for r in done.tool_results}["del"] == "Deleted a."
+    return raised.value
+
+
+@pytest.mark.parametrize("mode", ["evaluate", "aevaluate", "stream"])
+def test_an_answer_for_a_call_that_is_not_pending_is_refused_naming_it(mode: str) -> None:
+    error = refused_resume({"del": approve(), "other": approve()}, mode=mode)
+
+    assert (
+        error.message
+        == "confirmations do not fit the pending calls (calls that are not pending: other)"
+    )
+
+
+def test_an_answer_for_a_call_of_the_turn_that_already_ran_is_refused() -> None:
+    error = refused_resume({"del": approve(), "look": deny()})
+
+    assert "calls that are not pending: look" in error.message
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [True, None, "approve", {"approved": True, "message": ""}],
+    ids=["true", "none", "str", "dict"],
+)
+@pytest.mark.parametrize("mode", ["evaluate", "aevaluate", "stream"])
+def test_an_answer_that_is_not_approve_or_deny_is_refused(answer: object, mode: str) -> None:
+    error = refused_resume({"del": answer}, mode=mode)
+
+    assert error.message == (
+        "confirmations do not fit the pending calls (not an approve()/deny() answer: del)"
+    )
+
+
+@pytest.mark.parametrize(
+    "confirmations", [["del"], ("del",), "del", {"del"}], ids=["list", "tuple", "str", "set"]
+)
+def test_confirmations_that_are_not_a_mapping_are_refused(confirmations: Any) -> None:
+    error = refused_resume(confirmations)
+
+    assert error.message.startswith("confirmations must map each pending call id")

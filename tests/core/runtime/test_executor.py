@@ -659,3 +659,62 @@ def test_the_default_policy_makes_three_attempts(content_free_logs):
     assert len(calls) == 3
     assert events[0].attempts == 3
     assert len(clock.sleeps) == 2  # a wait between attempts, none after the last
+
+
+# -- empty arguments and the size of non-ASCII arguments -----------------------------------------
+
+
+def no_params_tool() -> Tool[None, str]:
+    return Tool[None, str](name="now", description="Now.", handler=lambda p: ToolResult.ok("t"))
+
+
+@pytest.mark.parametrize("blank", ["", " ", "   ", "\n", " \t\r\n "])
+def test_arguments_of_whitespace_only_are_the_empty_object(blank: str) -> None:
+    # TOOLS.md: a tool without params "may send `{}` or nothing"; blank text is nothing
+    prepared = ToolExecutor().prepare(tool_call("now", blank), {"now": no_params_tool()})
+
+    assert prepared.result is None
+    assert prepared.arguments == {}
+    assert run_one(tool_call("now", blank), no_params_tool())[0].success
+
+
+@pytest.mark.parametrize("blank", ["   ", "\n"])
+def test_blank_arguments_to_a_tool_with_params_are_missing_fields_not_invalid_json(
+    blank: str,
+) -> None:
+    result, _ = run_one(tool_call("lookup", blank))
+
+    assert not result.success
+    assert result.message.startswith("Invalid arguments for 'lookup': ")
+    assert "entity_id" in result.message
+    assert "not valid JSON" not in result.message
+
+
+NON_ASCII_PADDING = MAX_ARGUMENTS_SIZE - len('{"entity_id":""}')
+
+
+@pytest.mark.parametrize("letter", ["é", "雨", "\U0001f326"], ids=["latin", "cjk", "astral"])
+def test_an_object_of_non_ascii_text_is_measured_in_characters_as_json_writes_it(
+    letter: str,
+) -> None:
+    # ensure_ascii would write each letter as \\uXXXX (an astral one as two): 6 to 12 times
+    # the characters, and this object, exactly at the limit, would be refused
+    at_limit = {"entity_id": letter * NON_ASCII_PADDING}
+    over = {"entity_id": letter * (NON_ASCII_PADDING + 1)}
+
+    accepted, _ = run_one(ToolCall("call_at", "lookup", at_limit))
+    refused, _ = run_one(ToolCall("call_over", "lookup", over))
+
+    assert accepted.success, accepted.message
+    assert refused.message.startswith(
+        f"Arguments for 'lookup' are too large: {MAX_ARGUMENTS_SIZE + 1:,} characters, "
+    )
+
+
+def test_text_of_non_ascii_arguments_is_measured_in_characters_not_bytes() -> None:
+    at_limit = '{"entity_id":"' + "é" * NON_ASCII_PADDING + '"}'
+    assert len(at_limit) == MAX_ARGUMENTS_SIZE
+
+    result, _ = run_one(tool_call("lookup", at_limit))
+
+    assert result.success, result.message

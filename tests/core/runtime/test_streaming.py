@@ -244,3 +244,50 @@ def test_deltas_that_make_no_turn_end_the_stream_with_a_readable_error():
 def test_a_delta_of_the_wrong_type_is_refused(delta: object) -> None:
     with pytest.raises(DeltaError):
         TurnAssembler().add(delta)  # type: ignore[arg-type]
+
+
+class LabelledPiece(TextPiece):
+    """A plugin's own kind of text piece (the drivers translate a subclass, not inline)."""
+
+    __slots__ = ()
+
+
+class EmptyPieces(ScriptedAdapter):
+    """A provider that sends empty text pieces between the real ones, as SSE streams do (an
+    opening block with no text yet, a keep-alive delta)."""
+
+    PIECES = (
+        TextPiece(""),
+        TextPiece("Hi"),
+        TextPiece(""),
+        LabelledPiece(""),
+        LabelledPiece(" there"),
+        TextPiece(""),
+    )
+
+    def send_stream(self, request: ModelRequest) -> Iterator:
+        yield from self.PIECES
+        yield TurnEnd()
+
+    async def asend_stream(self, request: ModelRequest) -> AsyncIterator:
+        for delta in self.send_stream(request):
+            yield delta
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["stream", "astream"])
+def test_an_empty_text_piece_makes_no_text_delta(asynchronous: bool) -> None:
+    async def aconsume() -> list[object]:
+        async with EmptyPieces([]).astream(make_prompt()) as events:
+            return [event async for event in events]
+
+    if asynchronous:
+        seen = asyncio.run(aconsume())
+    else:
+        with EmptyPieces([]).stream(make_prompt()) as events:
+            seen = list(events)
+
+    assert [event for event in seen if isinstance(event, TextDelta)] == [
+        TextDelta("Hi", 1),
+        TextDelta(" there", 1),
+    ]
+    assert seen[-1].response.text == "Hi there"

@@ -349,6 +349,12 @@ def _suspended(
 
     if session is None:
         raise refuse("resuming with confirmations needs the session of the suspended evaluation")
+    answers: object = confirmations  # callers are not always type-checked
+    if not isinstance(answers, Mapping):
+        raise refuse(
+            "confirmations must map each pending call id to approve() or deny(), "
+            f"got {type(answers).__name__}"
+        )
     if not confirmations:
         raise refuse("confirmations is empty; answer every pending call (approve or deny)")
     runs = session.suspended_runs(confirmations)
