@@ -81,3 +81,17 @@ def test_serve_rejects_an_unknown_provider_name(capsys: pytest.CaptureFixture[st
 
     assert exited.value.code == 2
     assert "invalid choice: 'mistral'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("grace", ["-1", "nan"])
+def test_serve_refuses_a_shutdown_grace_that_is_not_a_duration(
+    grace: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "t.db"
+    code = main(["serve", "--database-url", f"sqlite:///{database}", "--shutdown-grace", grace])
+
+    assert code == 2
+    assert (
+        f"shutdown_grace must be 0 or more seconds, got {float(grace)}" in capsys.readouterr().err
+    )
+    assert not database.exists()

@@ -3,7 +3,9 @@ the chat page.
 
 Every error is JSON — ``{"error": {"code", "message", ...}}`` — with a 4xx status for a bad
 request and never a traceback; the streaming endpoint answers the same way until its stream
-has started, and with a final ``error`` event after.
+has started, and with a final ``error`` event after. A server shutting down lets the chat
+requests in flight finish within its grace period, and cuts off the rest with a ``503
+shutting_down`` (``shutdown.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from taskchat.github import GitHubClient
 from taskchat.prompt import build_prompt
 from taskchat.providers import ProviderSetupError, build_adapter
 from taskchat.settings import Settings
+from taskchat.shutdown import Shutdown
 from taskchat.store import TaskFilters, TaskStore
 from taskchat.tools import TaskTools
 from taskchat.views import Status
@@ -60,6 +63,7 @@ LOGGERS_WITH_REQUEST_IDS = (
     "affordance.events",
     "taskchat.chat",
     "taskchat.http",
+    "taskchat.shutdown",
 )
 
 
@@ -67,12 +71,14 @@ LOGGERS_WITH_REQUEST_IDS = (
 class Services:
     """What the routes use; ``app.state.services`` holds it (tests reach in for the store).
 
-    ``durable``: the Temporal side, with ``--temporal`` (connected while the app runs)."""
+    ``shutdown``: the server's shutdown, begun by the server (``server.py``); ``durable``: the
+    Temporal side, with ``--temporal`` (connected while the app runs)."""
 
     database: Database
     store: TaskStore
     chat: ChatService
     github: GitHubClient
+    shutdown: Shutdown
     durable: DurableAgent | None = None
 
 
@@ -148,7 +154,7 @@ def _services(
         durable=durable,
         **({"today": today} if today is not None else {}),
     )
-    return Services(database, store, chat, github, durable)
+    return Services(database, store, chat, github, Shutdown(settings.shutdown_grace), durable)
 
 
 def _durable_agent(
@@ -177,11 +183,14 @@ def _add_routes(app: FastAPI, services: Services, settings: Settings) -> None:
         return HTMLResponse(page)
 
     @app.post("/api/v1/chat", response_model=ChatResponse)
-    async def chat(body: ChatRequest) -> ChatResponse:
-        reply = await services.chat.chat(
-            conversation_id=body.conversation_id,
-            message=body.message,
-            confirmations=body.confirmations,
+    async def chat(body: ChatRequest, request: Request) -> ChatResponse:
+        reply = await services.shutdown.finish_or_cut_off(
+            services.chat.chat(
+                conversation_id=body.conversation_id,
+                message=body.message,
+                confirmations=body.confirmations,
+            ),
+            request.scope,
         )
         return ChatResponse.from_reply(reply)
 
@@ -191,13 +200,15 @@ def _add_routes(app: FastAPI, services: Services, settings: Settings) -> None:
         status_code=200,
         response_description="server-sent events, ending with `reply` or `error`",
     )
-    async def chat_stream(body: ChatRequest) -> ChatEventStream:
+    async def chat_stream(body: ChatRequest, request: Request) -> ChatEventStream:
         return await open_chat_stream(
             services.chat,
             conversation_id=body.conversation_id,
             message=body.message,
             confirmations=body.confirmations,
             keepalive=settings.stream_keepalive,
+            shutdown=services.shutdown,
+            scope=request.scope,
         )
 
     @app.get("/api/v1/tools", response_model=ToolsResponse)

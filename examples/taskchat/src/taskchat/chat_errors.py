@@ -19,6 +19,7 @@ __all__ = [
     "ModelFailureError",
     "ModelTimeoutError",
     "NothingToConfirmError",
+    "ShuttingDownError",
 ]
 
 
@@ -75,3 +76,10 @@ class DurableRunUnavailableError(ChatError):
     without ``--temporal``, or Temporal does not answer)."""
 
     status, code = 503, "durable_run_unavailable"
+
+
+class ShuttingDownError(ChatError):
+    """The server is shutting down and its grace period ended before the request finished: the
+    request was stopped, exactly as when a streaming client leaves (see ``shutdown.py``)."""
+
+    status, code = 503, "shutting_down"

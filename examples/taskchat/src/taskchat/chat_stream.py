@@ -10,7 +10,10 @@ comment when nothing was said for a while, and ends with ``reply`` — exactly t
 
 A client that goes away (the server reports ``http.disconnect``, or sending fails) cancels the
 task, and the response ends only once the task has: no run outlives its request. What a
-cancelled request keeps is ``chat.py``'s rule: nothing of its run, except confirmed calls.
+cancelled request keeps is ``chat.py``'s rule: nothing of its run, except confirmed calls. A
+server shutting down lets the stream go on through its grace period; a stream still running at
+its end is cut off the same way, and ends with an ``error`` event ``503 shutting_down`` (see
+``shutdown.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from taskchat.chat import Answer, ChatService
 from taskchat.chat_errors import ChatError
 from taskchat.chat_replies import ChatEvent, ChatReply, ChatStarted
 from taskchat.correlation import internal_error_body, log_unhandled
+from taskchat.shutdown import Shutdown
 
 __all__ = ["KEEPALIVE", "ChatEventStream", "event_data", "open_chat_stream", "server_sent_event"]
 
@@ -98,8 +102,11 @@ async def open_chat_stream(
     message: str,
     confirmations: Mapping[str, Answer],
     keepalive: float,
+    shutdown: Shutdown,
+    scope: Scope,
 ) -> ChatEventStream:
-    """Start the request; raise its refusal (a ``ChatError``) if it is refused before it starts."""
+    """Start the request; raise its refusal (a ``ChatError``) if it is refused before it starts
+    — or ``ShuttingDownError`` if the server's shutdown grace ends before it does."""
     events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()  # None: the task has ended
     task = asyncio.create_task(
         service.chat(
@@ -111,14 +118,14 @@ async def open_chat_stream(
     )
     task.add_done_callback(lambda _: events.put_nowait(None))
     try:
-        first = await events.get()
+        first = await shutdown.finish_or_cut_off(events.get(), scope)
     except BaseException:
         await _stop(task)
         raise
     if first is None:
         task.result()  # refused: the app answers the ChatError as JSON with its status
         raise RuntimeError("the chat request ended before it started")
-    return ChatEventStream(task, events, first, keepalive=keepalive)
+    return ChatEventStream(task, events, first, keepalive=keepalive, shutdown=shutdown)
 
 
 class ChatEventStream(Response):
@@ -133,6 +140,7 @@ class ChatEventStream(Response):
         first: ChatEvent,
         *,
         keepalive: float,
+        shutdown: Shutdown,
     ) -> None:
         # Not Response.__init__: there is no body to render up front.
         self.status_code = 200
@@ -142,6 +150,8 @@ class ChatEventStream(Response):
         self._events = events
         self._first = first
         self._keepalive = keepalive
+        self._shutdown = shutdown
+        self._cut_off = False  # the server's shutdown grace ended while the task ran
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         watcher = asyncio.create_task(_client_gone(receive))
@@ -165,14 +175,24 @@ class ChatEventStream(Response):
 
         await body(server_sent_event(self._first.kind, event_data(self._first)))
         getter: asyncio.Future[ChatEvent | None] | None = None
+        grace_over = asyncio.ensure_future(self._shutdown.grace_over())
         try:
             ended = False
             while not ended:
                 if getter is None:
                     getter = asyncio.ensure_future(self._events.get())
-                done, _ = await asyncio.wait({getter}, timeout=self._keepalive)
-                if not done:
-                    await body(KEEPALIVE)
+                watched: set[asyncio.Future[Any]] = {getter}
+                if not self._cut_off:
+                    watched.add(grace_over)
+                done, _ = await asyncio.wait(
+                    watched, timeout=self._keepalive, return_when=asyncio.FIRST_COMPLETED
+                )
+                if grace_over in done:
+                    self._cut_off = True
+                    self._task.cancel()  # the queue's end says when it has stopped
+                if getter not in done:
+                    if not done:
+                        await body(KEEPALIVE)
                     continue
                 ready, getter = [getter.result()], None
                 while not self._events.empty():  # what is already there goes in one write
@@ -186,13 +206,21 @@ class ChatEventStream(Response):
                 if chunk:
                     await body(chunk)
         finally:
+            grace_over.cancel()
             if getter is not None:
                 getter.cancel()
-        if not self._task.cancelled():  # cancelled: the client is gone, there is no one to tell
-            await body(self._final(scope))
+        final = self._final(scope)
+        if final is not None:
+            await body(final)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    def _final(self, scope: Scope) -> bytes:
+    def _final(self, scope: Scope) -> bytes | None:
+        """The last event: ``reply`` or ``error``; none when the client is gone."""
+        if self._task.cancelled():
+            if not self._cut_off:
+                return None  # the client is gone: there is no one to tell
+            cut_off = self._shutdown.cut_off(scope)
+            return server_sent_event("error", {"status": cut_off.status, **cut_off.body()})
         error = self._task.exception()
         if error is None:
             reply = ChatResponse.from_reply(self._task.result())

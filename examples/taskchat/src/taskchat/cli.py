@@ -59,15 +59,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="with --temporal, also run a worker in this process",
     )
+    serve.add_argument(
+        "--shutdown-grace",
+        type=float,
+        metavar="SECONDS",
+        help="on SIGTERM, how long the requests in flight may take to finish before they are "
+        "cut off (10; 0: at once); the server then exits 0",
+    )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     args = parser.parse_args(argv)
     return _serve(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from taskchat.app import create_app
+    from taskchat.server import serve
 
     try:
         settings = Settings.from_env(
@@ -78,6 +84,7 @@ def _serve(args: argparse.Namespace) -> int:
             temporal=args.temporal,
             task_queue=args.task_queue,
             temporal_worker=args.temporal_worker,
+            shutdown_grace=args.shutdown_grace,
         )
         app = create_app(settings)
     except (SchemaError, ProviderSetupError, ValueError) as error:
@@ -94,8 +101,9 @@ def _serve(args: argparse.Namespace) -> int:
         f"open http://{args.host}:{args.port}/\n"
     )
     sys.stdout.flush()
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
-    return 0
+    return serve(
+        app, app.state.services.shutdown, host=args.host, port=args.port, log_level=args.log_level
+    )
 
 
 def _configure_logging(level: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -26,6 +27,9 @@ class Settings:
     ``temporal`` (``host:port`` of a Temporal frontend) runs the agent durably on Temporal, on
     ``task_queue`` in ``temporal_namespace`` (see ``durable.py``); ``None``, the default, runs
     it in the server's process. ``temporal_worker`` also runs a worker inside the server.
+
+    ``shutdown_grace``: on SIGTERM, how long the requests in flight may take to finish before
+    they are cut off (seconds; ``0``: at once; see ``shutdown.py``).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -42,6 +46,7 @@ class Settings:
     temporal_namespace: str = "default"
     task_queue: str = DEFAULT_TASK_QUEUE
     temporal_worker: bool = False
+    shutdown_grace: float = 10.0
 
     def __post_init__(self) -> None:
         for name in ("tool_timeout", "chat_deadline", "stream_keepalive", "github_timeout"):
@@ -49,6 +54,8 @@ class Settings:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.offline_pace < 0:
             raise ValueError(f"offline_pace must not be negative, got {self.offline_pace}")
+        if not 0 <= self.shutdown_grace < math.inf:
+            raise ValueError(f"shutdown_grace must be 0 or more seconds, got {self.shutdown_grace}")
         if self.temporal is not None and not self.temporal.strip():
             raise ValueError("temporal must be a Temporal frontend's host:port, got ''")
         if not self.task_queue.strip():
