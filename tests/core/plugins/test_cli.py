@@ -70,6 +70,7 @@ def test_plugins_json_has_the_documented_shape(installed, capsys):
         "disable": [],
         "load": ["t-search"],
         "pins": {},
+        "import_timeout": 10.0,
     }
     (plugin,) = [p for p in data["plugins"] if p["name"] == "t-search"]
     assert plugin == {

@@ -45,15 +45,16 @@ print(json.dumps({{
     assert found == {"sdks": [], "failed": []}
 
 
-def test_importing_affordance_and_its_plugins_package_scans_no_entry_points():
+def test_importing_affordance_and_its_plugins_package_scans_no_entry_points_and_starts_no_thread():
     code = """
-import importlib.metadata, json, sys
+import importlib.metadata, json, sys, threading
 def forbidden(*args, **kwargs):
     raise AssertionError("entry points scanned at import")
 importlib.metadata.entry_points = forbidden
 import affordance
 import affordance.plugins
 host = affordance.plugins.default_host()
-print(json.dumps({"ok": True, "runtime": "affordance.runtime.loop" in sys.modules}))
+print(json.dumps({"ok": True, "runtime": "affordance.runtime.loop" in sys.modules,
+                  "threads": threading.active_count()}))
 """
-    assert run_python(code) == {"ok": True, "runtime": False}
+    assert run_python(code) == {"ok": True, "runtime": False, "threads": 1}

@@ -117,17 +117,26 @@ def configure(
     strict: bool | None = None,
     autoload: bool | None = None,
     pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+    import_timeout: float | None = None,
 ) -> PluginHost:
     """Replace the default host by one with these settings over the environment's.
 
     ``disable`` adds entry-point or distribution names to ``AFFORDANCE_DISABLE_PLUGINS``;
     ``load`` replaces the allowlist (``[]`` loads none); ``strict=True`` raises for a broken
-    plugin. Plugins registered in code on the old default host are registered on the new one.
+    plugin; ``import_timeout`` (seconds) replaces ``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``. Plugins
+    registered in code on the old default host are registered on the new one.
     Call it before the first use of the registry, or accept that plugins are loaded again.
     """
     global _default_host
     with _default_lock:
-        fresh = PluginHost(disable=disable, load=load, strict=strict, autoload=autoload, pins=pins)
+        fresh = PluginHost(
+            disable=disable,
+            load=load,
+            strict=strict,
+            autoload=autoload,
+            pins=pins,
+            import_timeout=import_timeout,
+        )
         if _default_host is not None:
             for name, plugin in _default_host.registered_in_code():
                 fresh.register(plugin, name=name)
@@ -138,7 +147,8 @@ def configure(
 def load_adapter(name: str, **options: Any) -> Evaluator:
     """Build the adapter of provider ``name`` (``"openai"``) with ``options`` (``model=...``).
 
-    Raises :class:`UnknownProviderError` listing the available and unavailable providers, or
+    Raises :class:`UnknownProviderError` listing the available and unavailable providers and
+    the plugins that did not load, with why (``import timed out after 10s``), or
     :class:`PluginUnavailableError` when that provider's SDK is missing or too old.
     """
     return registry().load_adapter(name, **options)

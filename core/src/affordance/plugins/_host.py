@@ -1,13 +1,14 @@
 """``PluginHost``: a pluggy ``PluginManager`` plus our loader, the plugin table and the registry.
 
 Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
-call imports the entry-point plugins (each in isolation), reports plugins implementing unknown
-hooks, and collects every plugin's specs one hook implementation at a time, so one raising
-plugin is recorded as failed and contributes nothing while the others carry on. "Raising" means
-any ``BaseException`` but ``KeyboardInterrupt``: a plugin calling ``sys.exit()`` at import must
-not take the host, or the process, down with it. The result is cached until
-:meth:`PluginHost.register`, :meth:`PluginHost.unregister` or :meth:`PluginHost.pin`
-invalidates it.
+call imports the entry-point plugins, each in isolation and within ``import_timeout`` seconds
+(on a daemon thread: a hung import is abandoned and its plugin failed, so the registry is always
+built); reports plugins implementing unknown hooks, and collects every plugin's specs one hook
+implementation at a time, so one raising plugin is recorded as failed and contributes nothing
+while the others carry on. "Raising" means any ``BaseException`` but ``KeyboardInterrupt``: a
+plugin calling ``sys.exit()`` at import must not take the host, or the process, down with it.
+The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister` or
+:meth:`PluginHost.pin` invalidates it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from types import MappingProxyType
 import pluggy
 
 from affordance.plugins import hookspecs
+from affordance.plugins._bounded_import import ImportTimeoutError, import_within, on_import_thread
 from affordance.plugins._collect import collect, describe
 from affordance.plugins._contributions import ContributionKey
 from affordance.plugins._loader import Candidate, discover, select
@@ -49,7 +51,8 @@ class PluginHost:
 
     ``PluginHost()`` reads the ``AFFORDANCE_*`` environment variables (or ``environ``); keyword
     arguments override them. ``PluginHost(autoload=False)`` scans no entry points: only what
-    you :meth:`register` counts, which is what tests want.
+    you :meth:`register` counts, which is what tests want. ``import_timeout`` is how many
+    seconds each entry point may take to import (``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``, 10).
     """
 
     def __init__(
@@ -60,10 +63,16 @@ class PluginHost:
         disable: Iterable[str] | None = None,
         load: Iterable[str] | None = None,
         pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+        import_timeout: float | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = PluginSettings.from_environ(environ).override(
-            autoload=autoload, strict=strict, disable=disable, load=load, pins=pins
+            autoload=autoload,
+            strict=strict,
+            disable=disable,
+            load=load,
+            pins=pins,
+            import_timeout=import_timeout,
         )
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
@@ -74,6 +83,7 @@ class PluginHost:
         self._entries: list[_Entry] = []
         self._autoloaded = False
         self._building = False
+        self._importing = False
         self._pins: dict[ContributionKey, str] = dict(self.settings.pins)
         self._registry: Registry | None = None
 
@@ -167,25 +177,52 @@ class PluginHost:
     # -- loading ---------------------------------------------------------------------------------
 
     def load(self) -> None:
-        """Import the entry-point plugins now (once per host); :meth:`registry` does it first."""
+        """Import the entry-point plugins now (once per host); :meth:`registry` does it first.
+
+        A ``KeyboardInterrupt`` (from a plugin, or Ctrl-C while waiting for an import) leaves
+        nothing loaded, so the next call loads again.
+        """
+        self._refuse_from_a_plugin_import()
         with self._lock:
             if self._autoloaded:
                 return
-            self._autoloaded = True
             if not self.settings.autoload:
+                self._autoloaded = True
                 return
-            loaded = [
-                self._load_candidate(candidate) if verdict is None else _Entry(verdict)
-                for candidate, verdict in select(discover(), self.settings)
-            ]
+            loaded: list[_Entry] = []
+            self._importing = True
+            try:
+                for candidate, verdict in select(discover(), self.settings):
+                    loaded.append(
+                        self._load_candidate(candidate) if verdict is None else _Entry(verdict)
+                    )
+            except BaseException:
+                for entry in loaded:
+                    if entry.plugin is not None and self._pm.is_registered(entry.plugin):
+                        self._pm.unregister(entry.plugin)
+                raise
+            finally:
+                self._importing = False
+            self._autoloaded = True
             self._entries[:0] = loaded
             self._registry = None
 
+    def _refuse_from_a_plugin_import(self) -> None:
+        """A plugin's import asking this host for its plugins while they are being imported
+        would wait for the caller that waits for it: refuse at once, as from a hook."""
+        if self._importing and on_import_thread():
+            raise PluginError(
+                "the plugin registry was asked for while it is being built (from a plugin's "
+                "import?)"
+            )
+
     def _load_candidate(self, candidate: Candidate) -> _Entry:
         try:
-            plugin = candidate.entry_point.load()
+            plugin = import_within(candidate.entry_point, self.settings.import_timeout)
         except KeyboardInterrupt:
             raise
+        except ImportTimeoutError as exc:
+            return _Entry(candidate.record(PluginStatus.FAILED, str(exc)))
         except BaseException as exc:  # noqa: BLE001 - even sys.exit() at import is the plugin's
             return _Entry(candidate.record(PluginStatus.FAILED, f"import failed: {describe(exc)}"))
         problem = self._try_register(plugin, candidate.name)
@@ -197,6 +234,7 @@ class PluginHost:
     def records(self) -> tuple[PluginRecord, ...]:
         """The plugin table: entry-point plugins sorted by (name, distribution), then the ones
         registered in code. Loads plugins if needed; never raises for a broken plugin."""
+        self._refuse_from_a_plugin_import()
         with self._lock:
             self._prepare()
             return tuple(entry.record for entry in self._entries)
@@ -210,6 +248,7 @@ class PluginHost:
         built = self._registry
         if built is not None:
             return built
+        self._refuse_from_a_plugin_import()
         with self._lock:
             if self._registry is not None:
                 return self._registry

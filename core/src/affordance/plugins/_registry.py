@@ -327,8 +327,8 @@ class Registry:
             r for r in self._records if r.status not in (PluginStatus.LOADED, PluginStatus.BLOCKED)
         ]
         if troubled:
-            names = ", ".join(f"{r.label}: {r.status}" for r in troubled)
-            parts.append(f"Plugins not loaded: {names}; run `affordance plugins` for reasons.")
+            names = "; ".join(f"{r.label} {r.status}: {r.reason}" for r in troubled)
+            parts.append(f"Plugins not loaded: {names}. Run `affordance plugins` for details.")
         return " ".join(parts)
 
     # -- hosted tools ----------------------------------------------------------------------------

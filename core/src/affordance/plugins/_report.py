@@ -139,6 +139,7 @@ def report(host: PluginHost) -> dict[str, Any]:
             "disable": sorted(settings.disable),
             "load": None if settings.load is None else sorted(settings.load),
             "pins": {key.pin_text: dist for key, dist in sorted(host.pins.items())},
+            "import_timeout": settings.import_timeout,
         },
         "plugins": [_plugin(record, registry) for record in records],
         "resolutions": [r for r in resolutions if r is not None],

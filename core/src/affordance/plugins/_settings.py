@@ -1,19 +1,26 @@
 """Which plugins load and how ties are settled: environment variables, overridable in code.
 
-=============================  ================================================================
-``AFFORDANCE_PLUGIN_AUTOLOAD``  ``0`` (or false/no/off): load no entry points at all
-``AFFORDANCE_DISABLE_PLUGINS``  comma list of entry-point or distribution names not to load
-``AFFORDANCE_LOAD_PLUGINS``     allowlist of entry-point or distribution names; set but empty
-                                loads none
-``AFFORDANCE_STRICT_PLUGINS``   ``1``: a plugin that fails, is a duplicate or is incompatible
-                                raises instead of being recorded and skipped
-``AFFORDANCE_PIN``              comma list of ``KEY=DIST``: ``openai.web_search=acme-search``
-``AFFORDANCE_TRACE_PLUGINS``    ``1``: trace hook calls to stderr (pluggy tracing)
-=============================  ================================================================
+======================================  ======================================================
+``AFFORDANCE_PLUGIN_AUTOLOAD``          ``0`` (or false/no/off): load no entry points at all
+``AFFORDANCE_DISABLE_PLUGINS``          comma list of entry-point or distribution names not
+                                        to load
+``AFFORDANCE_LOAD_PLUGINS``             allowlist of entry-point or distribution names; set
+                                        but empty loads none
+``AFFORDANCE_STRICT_PLUGINS``           ``1``: a plugin that fails, is a duplicate or is
+                                        incompatible raises instead of being recorded and
+                                        skipped
+``AFFORDANCE_PIN``                      comma list of ``KEY=DIST``:
+                                        ``openai.web_search=acme-search``
+``AFFORDANCE_TRACE_PLUGINS``            ``1``: trace hook calls to stderr (pluggy tracing)
+``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``    seconds an entry point may take to import (default
+                                        10); then it is failed, ``import timed out after 10s``
+======================================  ======================================================
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -31,6 +38,8 @@ LOAD = "AFFORDANCE_LOAD_PLUGINS"
 STRICT = "AFFORDANCE_STRICT_PLUGINS"
 PIN = "AFFORDANCE_PIN"
 TRACE = "AFFORDANCE_TRACE_PLUGINS"
+IMPORT_TIMEOUT = "AFFORDANCE_PLUGIN_IMPORT_TIMEOUT"
+DEFAULT_IMPORT_TIMEOUT = 10.0
 
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
@@ -46,6 +55,26 @@ def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
     if value in _FALSE:
         return False
     raise PluginConfigError(f"{name}={raw!r}: expected 1 or 0")
+
+
+def _seconds(value: object, source: str, *, text: bool = False) -> float:
+    """A positive, finite number of seconds: an int or a float, or a variable's ``text``."""
+    seconds = math.nan
+    if text and isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            seconds = float(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise PluginConfigError(f"{source}={value!r}: expected a number of seconds above 0")
+    return seconds
+
+
+def _import_timeout(environ: Mapping[str, str]) -> float:
+    raw = environ.get(IMPORT_TIMEOUT)
+    if raw is None or not raw.strip():
+        return DEFAULT_IMPORT_TIMEOUT
+    return _seconds(raw, IMPORT_TIMEOUT, text=True)
 
 
 def _names(raw: str | Iterable[str]) -> frozenset[str]:
@@ -77,6 +106,7 @@ class PluginSettings:
     """What to load and how to settle ties; read from the environment, overridable in code.
 
     ``disable`` and ``load`` hold canonical names (PEP 503); ``load=None`` means no allowlist.
+    ``import_timeout`` is how many seconds an entry point may take to import.
     """
 
     autoload: bool = True
@@ -85,6 +115,7 @@ class PluginSettings:
     load: frozenset[str] | None = None
     pins: Mapping[ContributionKey, str] = field(default_factory=lambda: MappingProxyType({}))
     trace: bool = False
+    import_timeout: float = DEFAULT_IMPORT_TIMEOUT
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> PluginSettings:
@@ -97,6 +128,7 @@ class PluginSettings:
             load=None if load is None else _names(load),
             pins=MappingProxyType(_pins(env.get(PIN, ""))),
             trace=_flag(env, TRACE, default=False),
+            import_timeout=_import_timeout(env),
         )
 
     def override(
@@ -107,6 +139,7 @@ class PluginSettings:
         disable: Iterable[str] | None = None,
         load: Iterable[str] | None = None,
         pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
+        import_timeout: float | None = None,
     ) -> PluginSettings:
         """These settings with the given values replacing the environment's (None keeps them).
 
@@ -127,6 +160,8 @@ class PluginSettings:
             changes["load"] = _names(load)
         if pins is not None:
             changes["pins"] = MappingProxyType({**self.pins, **_pins(pins)})
+        if import_timeout is not None:
+            changes["import_timeout"] = _seconds(import_timeout, "import_timeout")
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def is_disabled(self, *names: str | None) -> bool:
