@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["integer", "string", "text_of", "unique_files"]
+__all__ = ["integer", "string", "unique_files"]
 
 from affordance_code_interpreter.result import CodeFile
 
@@ -14,12 +14,6 @@ def string(mapping: Any, key: str) -> str | None:
     """``mapping[key]`` when ``mapping`` is a dict and that value a non-empty string."""
     value = mapping.get(key) if isinstance(mapping, Mapping) else None
     return value if isinstance(value, str) and value else None
-
-
-def text_of(mapping: Any, key: str) -> str | None:
-    """``mapping[key]`` when it is a string, even empty (printed output may be empty)."""
-    value = mapping.get(key) if isinstance(mapping, Mapping) else None
-    return value if isinstance(value, str) else None
 
 
 def integer(mapping: Any, key: str) -> int | None:

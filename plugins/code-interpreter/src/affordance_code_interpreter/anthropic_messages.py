@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
-from affordance_code_interpreter._wire import integer, string, text_of, unique_files
+from affordance.tools.hosted_items import ItemReader, Position
+from affordance_code_interpreter._wire import integer, string, unique_files
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured
 from affordance_code_interpreter.result import (
@@ -81,50 +82,71 @@ class AnthropicCodeInterpreterCodec:
         response_items: Sequence[Mapping[str, Any]],
         tool: HostedTool[CodeInterpreterConfig],
     ) -> CodeInterpreterResult | None:
-        results = {  # ids that are no strings match no call (and must not break the dict)
-            block["tool_use_id"]: block
-            for block in response_items
-            if str(block.get("type", "")).endswith("code_execution_tool_result")
-            and isinstance(block.get("tool_use_id"), str)
-        }
-        runs: list[CodeExecution] = []
-        texts: list[str] = []
-        for block in response_items:
-            kind, name, call_id = block.get("type"), block.get("name"), block.get("id")
-            if kind == "text":
-                texts.append(text_of(block, "text") or "")
-            elif kind == "server_tool_use" and isinstance(name, str) and name in _RUNS:
-                code_key, language = _RUNS[name]
-                result = results.get(call_id) if isinstance(call_id, str) else None
-                content = result.get("content") if result is not None else None
-                code = text_of(block.get("input"), code_key) or ""
-                runs.append(_execution(code, language, content))
-        if not runs:
-            return None
-        return CodeInterpreterResult(
-            executions=tuple(runs),
-            text="".join(texts),
-            files=unique_files(f for run in runs for f in run.files),
-        )
+        with ItemReader(tool, self.provider) as read:
+            blocks = list(read.objects(response_items, ("content",)))
+            results = {  # ids that are no strings match no call (and must not break the dict)
+                block["tool_use_id"]: (index, block)
+                for index, block in blocks
+                if str(block.get("type", "")).endswith("code_execution_tool_result")
+                and isinstance(block.get("tool_use_id"), str)
+            }
+            runs: list[CodeExecution] = []
+            texts: list[str] = []
+            for index, block in blocks:
+                kind, name, call_id = block.get("type"), block.get("name"), block.get("id")
+                if kind == "text":
+                    texts.append(read.text(block.get("text"), ("content", index, "text")) or "")
+                elif kind == "server_tool_use" and isinstance(name, str) and name in _RUNS:
+                    result = results.get(call_id) if isinstance(call_id, str) else None
+                    runs.append(_run(block, index, result, read))
+            if not runs:
+                return None
+            return CodeInterpreterResult(
+                executions=tuple(runs),
+                text="".join(texts),
+                files=unique_files(f for run in runs for f in run.files),
+            )
 
 
-def _execution(code: str, language: str, content: Any) -> CodeExecution:
-    """One run from its call's code and its result block's ``content`` (None: no result)."""
-    if not isinstance(content, dict):
+def _run(
+    call: Mapping[str, Any],
+    index: int,
+    result: tuple[int, Mapping[str, Any]] | None,
+    read: ItemReader,
+) -> CodeExecution:
+    """One run from its ``server_tool_use`` block (at ``index``) and its result block."""
+    code_key, language = _RUNS[call["name"]]
+    arguments = call.get("input")
+    if not isinstance(arguments, Mapping):
+        if arguments is not None:
+            read.skip(("content", index, "input"), "not an object")
+        arguments = {}
+    code = read.text(arguments.get(code_key), ("content", index, "input", code_key)) or ""
+    if result is None:
+        return CodeExecution(code=code, language=language)
+    position: Position = ("content", result[0], "content")
+    content = result[1].get("content")
+    if not isinstance(content, Mapping):
+        if content is not None:
+            read.skip(position, "not an object")
         return CodeExecution(code=code, language=language)
     kind = str(content.get("type", ""))
     if kind.endswith("_tool_result_error"):
         error = string(content, "error_code") or "error"
         outcome: Outcome = "timed_out" if error == "execution_time_exceeded" else "error"
         return CodeExecution(code=code, language=language, outcome=outcome, error=error)
-    stdout = text_of(content, "stdout")
-    stderr = text_of(content, "stderr")
+    stdout = read.text(content.get("stdout"), (*position, "stdout"))
+    stderr = read.text(content.get("stderr"), (*position, "stderr"))
     exit_code = integer(content, "return_code")
-    files = tuple(
-        CodeFile(file_id=output["file_id"])
-        for output in content.get("content") or ()
-        if isinstance(output, dict) and string(output, "file_id") is not None
-    )
+    if exit_code is None and content.get("return_code") is not None:
+        read.skip((*position, "return_code"), "not an integer")
+    files: list[CodeFile] = []
+    for number, output in read.objects(content.get("content"), (*position, "content")):
+        file_id = string(output, "file_id")
+        if file_id is None:
+            read.skip((*position, "content", number), "no file_id")
+        else:
+            files.append(CodeFile(file_id=file_id))
     printed = [text for text in (stdout, stderr) if text is not None]
     return CodeExecution(
         code=code,
@@ -134,5 +156,5 @@ def _execution(code: str, language: str, content: Any) -> CodeExecution:
         stderr=stderr,
         exit_code=exit_code,
         outcome=None if exit_code is None else ("ok" if exit_code == 0 else "failed"),
-        files=files,
+        files=tuple(files),
     )

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
-from affordance_code_interpreter._wire import string, text_of
+from affordance.tools.hosted_items import ItemReader, Position
+from affordance_code_interpreter._wire import string
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured
 from affordance_code_interpreter.result import CodeExecution, CodeInterpreterResult, Outcome
@@ -63,56 +64,78 @@ class GoogleCodeInterpreterCodec:
         response_items: Sequence[Mapping[str, Any]],
         tool: HostedTool[CodeInterpreterConfig],
     ) -> CodeInterpreterResult | None:
+        items: Sequence[object] = response_items  # a hostile list may hold anything
+        candidate = next(
+            (i for i in items if isinstance(i, Mapping) and isinstance(i.get("content"), dict)),
+            None,
+        )
+        if candidate is None:
+            return None
         runs: list[_Run] = []
         texts: list[str] = []
-        for part in _parts(response_items):
-            if not isinstance(part, dict):
-                continue
-            if isinstance(part.get("executableCode"), dict):
-                runs.append(_Run(part["executableCode"]))
-            elif isinstance(part.get("codeExecutionResult"), dict):
-                _attach(runs, part["codeExecutionResult"])
-            elif isinstance(part.get("text"), str) and not part.get("thought"):
-                texts.append(part["text"])
-        if not runs:
-            return None
-        return CodeInterpreterResult(
-            executions=tuple(run.execution() for run in runs), text="".join(texts)
-        )
+        with ItemReader(tool, self.provider) as read:
+            for index, part in read.objects(candidate["content"].get("parts"), _PARTS):
+                code, result = part.get("executableCode"), part.get("codeExecutionResult")
+                if code is not None or result is not None:
+                    _read_run(runs, index, code, result, read)
+                elif not part.get("thought"):
+                    text = read.text(part.get("text"), (*_PARTS, index, "text"))
+                    if text is not None:
+                        texts.append(text)
+            if not runs:
+                return None
+            return CodeInterpreterResult(
+                executions=tuple(run.execution(read) for run in runs), text="".join(texts)
+            )
 
 
-def _parts(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The parts of the first candidate (the one item the adapter hands over)."""
-    for item in items:
-        content = item.get("content")
-        if isinstance(content, dict):
-            parts = content.get("parts")
-            return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
-    return []
+_PARTS: Position = ("candidate", "content", "parts")
+
+
+def _read_run(runs: list[_Run], index: int, code: Any, result: Any, read: ItemReader) -> None:
+    """Part ``index``: a new run (``executableCode``) or the result of one."""
+    if isinstance(code, Mapping):
+        runs.append(_Run(code, index))
+    elif isinstance(result, Mapping):
+        if not _attach(runs, result, index):
+            read.skip((*_PARTS, index, "codeExecutionResult"), "no run to attach it to")
+    else:
+        field = "executableCode" if code is not None else "codeExecutionResult"
+        read.skip((*_PARTS, index, field), "not an object")
 
 
 @dataclass
 class _Run:
     code: Mapping[str, Any]
+    index: int
     result: Mapping[str, Any] | None = field(default=None)
+    result_index: int = -1
 
-    def execution(self) -> CodeExecution:
+    def execution(self, read: ItemReader) -> CodeExecution:
         language = string(self.code, "language")
         result = self.result
         outcome = string(result, "outcome") if result is not None else None
+        code = read.text(self.code.get("code"), (*_PARTS, self.index, "executableCode", "code"))
+        output = None
+        if result is not None:
+            where = (*_PARTS, self.result_index, "codeExecutionResult", "output")
+            output = read.text(result.get("output"), where)
         return CodeExecution(
-            code=text_of(self.code, "code") or "",
+            code=code or "",
             language=None if language is None else language.lower(),
-            output=None if result is None else text_of(result, "output"),
+            output=output,
             outcome=None if outcome is None else _OUTCOMES.get(outcome),
         )
 
 
-def _attach(runs: list[_Run], result: Mapping[str, Any]) -> None:
-    """Give ``result`` to the run with its id, else to the latest run still without one."""
+def _attach(runs: list[_Run], result: Mapping[str, Any], index: int) -> bool:
+    """Give ``result`` (part ``index``) to the run with its id, else to the latest run still
+    without one; False when every run has its result."""
     result_id = string(result, "id")
     waiting = [run for run in runs if run.result is None]
     matched = [run for run in waiting if result_id and string(run.code, "id") == result_id]
     target = matched[0] if matched else (waiting[-1] if waiting else None)
-    if target is not None:
-        target.result = result
+    if target is None:
+        return False
+    target.result, target.result_index = result, index
+    return True

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
-from affordance_code_interpreter._wire import string, text_of, unique_files
+from affordance.tools.hosted_items import ItemReader, Position
+from affordance_code_interpreter._wire import string, unique_files
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured
 from affordance_code_interpreter.result import CodeExecution, CodeFile, CodeInterpreterResult
@@ -73,44 +74,55 @@ class OpenAICodeInterpreterCodec:
         response_items: Sequence[Mapping[str, Any]],
         tool: HostedTool[CodeInterpreterConfig],
     ) -> CodeInterpreterResult | None:
-        runs = [
-            _execution(item)
-            for item in response_items
-            if item.get("type") == "code_interpreter_call"
-        ]
-        if not runs:
-            return None
-        texts: list[str] = []
-        cited: list[CodeFile] = []
-        for item in response_items:
-            if item.get("type") != "message":
-                continue
-            for part in item.get("content") or ():
-                if not isinstance(part, dict) or part.get("type") != "output_text":
+        with ItemReader(tool, self.provider) as read:
+            items = list(read.objects(response_items, ("output",)))
+            runs = [
+                _execution(item, read, ("output", index))
+                for index, item in items
+                if item.get("type") == "code_interpreter_call"
+            ]
+            if not runs:
+                return None
+            texts: list[str] = []
+            cited: list[CodeFile] = []
+            for index, item in items:
+                if item.get("type") != "message":
                     continue
-                texts.append(text_of(part, "text") or "")
-                cited.extend(_cited_files(part.get("annotations")))
-        return CodeInterpreterResult(
-            executions=tuple(runs),
-            text="".join(texts),
-            files=unique_files([*(f for run in runs for f in run.files), *cited]),
-        )
+                content = ("output", index, "content")
+                for number, part in read.objects(item.get("content"), content):
+                    if part.get("type") != "output_text":
+                        continue
+                    texts.append(read.text(part.get("text"), (*content, number, "text")) or "")
+                    annotations = (*content, number, "annotations")
+                    cited.extend(_cited_files(part.get("annotations"), read, annotations))
+            return CodeInterpreterResult(
+                executions=tuple(runs),
+                text="".join(texts),
+                files=unique_files([*(f for run in runs for f in run.files), *cited]),
+            )
 
 
-def _execution(item: Mapping[str, Any]) -> CodeExecution:
+def _execution(item: Mapping[str, Any], read: ItemReader, position: Position) -> CodeExecution:
+    """One ``code_interpreter_call``; an output that cannot be read is skipped."""
     logs: list[str] = []
     files: list[CodeFile] = []
     container = string(item, "container_id")
-    for output in item.get("outputs") or ():
-        if not isinstance(output, dict):
-            continue
-        if output.get("type") == "logs" and isinstance(output.get("logs"), str):
-            logs.append(output["logs"])
-        elif output.get("type") == "image" and string(output, "url") is not None:
-            files.append(CodeFile(url=output["url"], container_id=container))
+    outputs = (*position, "outputs")
+    for index, output in read.objects(item.get("outputs"), outputs):
+        kind = output.get("type")
+        if kind == "logs":
+            printed = read.text(output.get("logs"), (*outputs, index, "logs"))
+            if printed is not None:
+                logs.append(printed)
+        elif kind == "image":
+            url = string(output, "url")
+            if url is None:
+                read.skip((*outputs, index), "no url")
+            else:
+                files.append(CodeFile(url=url, container_id=container))
     failed = item.get("status") == "failed"
     return CodeExecution(
-        code=text_of(item, "code") or "",
+        code=read.text(item.get("code"), (*position, "code")) or "",
         language="python",
         output="".join(logs) if logs else None,
         outcome="error" if failed else None,
@@ -119,18 +131,18 @@ def _execution(item: Mapping[str, Any]) -> CodeExecution:
     )
 
 
-def _cited_files(annotations: Any) -> list[CodeFile]:
+def _cited_files(annotations: Any, read: ItemReader, position: Position) -> list[CodeFile]:
     files: list[CodeFile] = []
-    for annotation in annotations or ():
-        if not isinstance(annotation, dict):
-            continue
+    for index, annotation in read.objects(annotations, position):
         if annotation.get("type") != "container_file_citation":
             continue
-        if string(annotation, "file_id") is None:
+        file_id = string(annotation, "file_id")
+        if file_id is None:
+            read.skip((*position, index), "no file_id")
             continue
         files.append(
             CodeFile(
-                file_id=annotation["file_id"],
+                file_id=file_id,
                 filename=string(annotation, "filename"),
                 container_id=string(annotation, "container_id"),
             )

@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
-from affordance_web_search._wire import string, text_of, unique
+from affordance.tools.hosted_items import ItemReader
+from affordance_web_search._wire import string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import UnsupportedWebSearchConfigError, refuse_unhonoured
 from affordance_web_search.result import Citation, WebSearchResult
@@ -94,55 +95,65 @@ class AnthropicWebSearchCodec:
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]
     ) -> WebSearchResult | None:
-        searches = [
-            block
-            for block in response_items
-            if block.get("type") == "server_tool_use" and block.get("name") == _SERVER_TOOL_NAME
-        ]
-        results = [b for b in response_items if b.get("type") == "web_search_tool_result"]
-        if not searches and not results:
-            return None
-        texts: list[str] = []
-        citations: list[Citation] = []
-        offset = 0
-        for block in response_items:
-            if block.get("type") != "text":
-                continue
-            text = text_of(block, "text")
-            span = (offset, offset + len(text))
-            for cited in block.get("citations") or ():
-                if not isinstance(cited, dict):
+        with ItemReader(tool, self.provider) as read:
+            blocks = list(read.objects(response_items, ("content",)))
+            searches = [
+                block
+                for _, block in blocks
+                if block.get("type") == "server_tool_use" and block.get("name") == _SERVER_TOOL_NAME
+            ]
+            results = [(i, b) for i, b in blocks if b.get("type") == "web_search_tool_result"]
+            if not searches and not results:
+                return None
+            texts: list[str] = []
+            citations: list[Citation] = []
+            offset = 0
+            for index, block in blocks:
+                if block.get("type") != "text":
                     continue
-                url = string(cited, "url")
-                if cited.get("type") != "web_search_result_location" or url is None:
-                    continue
-                citations.append(
-                    Citation(
-                        url=url,
-                        title=string(cited, "title"),
-                        span=span,
-                        excerpt=string(cited, "cited_text"),
+                text = read.text(block.get("text"), ("content", index, "text"))
+                span = None if text is None else (offset, offset + len(text))
+                position = ("content", index, "citations")
+                for number, cited in read.objects(block.get("citations"), position):
+                    if cited.get("type") != "web_search_result_location":
+                        continue  # document and search-result citations: not web sources
+                    url = string(cited, "url")
+                    if url is None:
+                        read.skip((*position, number), "no url")
+                        continue
+                    citations.append(
+                        Citation(
+                            url=url,
+                            title=string(cited, "title"),
+                            span=span,
+                            excerpt=string(cited, "cited_text"),
+                        )
                     )
-                )
-            texts.append(text)
-            offset += len(text)
-        consulted: list[str | None] = []
-        errors: list[str] = []
-        for result in results:
-            content = result.get("content")
-            if isinstance(content, list):
-                consulted.extend(string(r, "url") for r in content if isinstance(r, dict))
-            elif isinstance(content, dict):
-                errors.append(string(content, "error_code") or "error")
-        queries = [
-            string(search["input"], "query")
-            for search in searches
-            if isinstance(search.get("input"), dict)
-        ]
-        return WebSearchResult(
-            text="".join(texts),
-            citations=tuple(citations),
-            source_urls=unique([*consulted, *(c.url for c in citations)]),
-            queries=unique(queries),
-            errors=tuple(errors),
-        )
+                texts.append(text or "")
+                offset += len(text or "")
+            consulted: list[str] = []
+            errors: list[str] = []
+            for index, result in results:
+                content = result.get("content")
+                if isinstance(content, Mapping):
+                    errors.append(string(content, "error_code") or "error")
+                    continue
+                position = ("content", index, "content")
+                for number, found in read.objects(content, position):
+                    url = string(found, "url")
+                    if url is None:
+                        read.skip((*position, number), "no url")
+                    else:
+                        consulted.append(url)
+            queries = [
+                string(search["input"], "query")
+                for search in searches
+                if isinstance(search.get("input"), Mapping)
+            ]
+            return WebSearchResult(
+                text="".join(texts),
+                citations=tuple(citations),
+                source_urls=unique([*consulted, *(c.url for c in citations)]),
+                queries=unique(queries),
+                errors=tuple(errors),
+            )

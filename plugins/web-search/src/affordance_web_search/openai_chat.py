@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
+from affordance.tools.hosted_items import ItemReader, Position
 from affordance_web_search._wire import clamp_span, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
@@ -71,31 +72,41 @@ class OpenAIChatWebSearchCodec:
     ) -> WebSearchResult | None:
         texts: list[str] = []
         citations: list[Citation] = []
+        unreadable = 0  # citations (or lists of them) skipped: the answer did cite something
         offset = 0
-        for item in response_items:
-            if item.get("type") != "message":
-                continue
-            content = item.get("content")
-            text = content if isinstance(content, str) else ""
-            for annotation in item.get("annotations") or ():
-                if not isinstance(annotation, dict) or annotation.get("type") != "url_citation":
+        with ItemReader(tool, self.provider) as read:
+            for index, item in read.objects(response_items, ("message",)):
+                if item.get("type") != "message":
                     continue
-                cited = annotation.get("url_citation")
-                url = string(cited, "url") if isinstance(cited, dict) else None
-                if not isinstance(cited, dict) or url is None:
-                    continue
-                span = clamp_span(cited.get("start_index"), cited.get("end_index"), len(text))
-                citations.append(
-                    Citation(
-                        url=url,
-                        title=string(cited, "title"),
-                        span=None if span is None else (span[0] + offset, span[1] + offset),
+                root: Position = ("message",) if index == 0 else ("message", index)
+                text = read.text(item.get("content"), (*root, "content"))
+                annotations = (*root, "annotations")
+                before = read.skipped
+                for number, annotation in read.objects(item.get("annotations"), annotations):
+                    if annotation.get("type") != "url_citation":
+                        continue
+                    cited = annotation.get("url_citation")
+                    url = string(cited, "url") if isinstance(cited, Mapping) else None
+                    if not isinstance(cited, Mapping) or url is None:
+                        read.skip((*annotations, number), "no url_citation.url")
+                        continue
+                    span = (
+                        None
+                        if text is None
+                        else clamp_span(cited.get("start_index"), cited.get("end_index"), len(text))
                     )
-                )
-            texts.append(text)
-            offset += len(text)
-        if not citations:
-            return None
+                    citations.append(
+                        Citation(
+                            url=url,
+                            title=string(cited, "title"),
+                            span=None if span is None else (span[0] + offset, span[1] + offset),
+                        )
+                    )
+                unreadable += read.skipped - before
+                texts.append(text or "")
+                offset += len(text or "")
+            if not citations and not unreadable:
+                return None
         return WebSearchResult(
             text="".join(texts),
             citations=tuple(citations),

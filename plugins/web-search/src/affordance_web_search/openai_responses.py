@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
-from affordance_web_search._wire import clamp_span, string, text_of, unique
+from affordance.tools.hosted_items import ItemReader, Position
+from affordance_web_search._wire import clamp_span, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
 from affordance_web_search.result import Citation, WebSearchResult
@@ -80,56 +81,68 @@ class OpenAIWebSearchCodec:
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]
     ) -> WebSearchResult | None:
-        calls = [item for item in response_items if item.get("type") == "web_search_call"]
-        if not calls:
-            return None
-        texts: list[str] = []
-        citations: list[Citation] = []
-        offset = 0
-        for item in response_items:
-            if item.get("type") != "message":
-                continue
-            for part in item.get("content") or ():
-                if not isinstance(part, dict) or part.get("type") != "output_text":
+        with ItemReader(tool, self.provider) as read:
+            items = list(read.objects(response_items, ("output",)))
+            calls = [(i, item) for i, item in items if item.get("type") == "web_search_call"]
+            if not calls:
+                return None
+            texts: list[str] = []
+            citations: list[Citation] = []
+            offset = 0
+            for index, item in items:
+                if item.get("type") != "message":
                     continue
-                text = text_of(part, "text")
-                citations.extend(_citations(part.get("annotations"), text, offset))
-                texts.append(text)
-                offset += len(text)
-        queries: list[str | None] = []
-        consulted: list[str | None] = []
-        errors: list[str] = []
-        for call in calls:
-            action = call.get("action")
-            if isinstance(action, dict):
-                queries.append(string(action, "query"))
-                queries.extend(q for q in action.get("queries") or () if isinstance(q, str))
-                consulted.append(string(action, "url"))  # open_page / find_in_page
-                consulted.extend(
-                    string(source, "url")
-                    for source in action.get("sources") or ()
-                    if isinstance(source, dict)
-                )
-            if call.get("status") == "failed":
-                errors.append("failed")
-        return WebSearchResult(
-            text="".join(texts),
-            citations=tuple(citations),
-            source_urls=unique([*consulted, *(c.url for c in citations)]),
-            queries=unique(queries),
-            errors=tuple(errors),
-        )
+                content = ("output", index, "content")
+                for number, part in read.objects(item.get("content"), content):
+                    if part.get("type") != "output_text":
+                        continue
+                    text = read.text(part.get("text"), (*content, number, "text"))
+                    annotations = (*content, number, "annotations")
+                    citations.extend(
+                        _citations(part.get("annotations"), text, offset, read, annotations)
+                    )
+                    texts.append(text or "")
+                    offset += len(text or "")
+            queries: list[str | None] = []
+            consulted: list[str | None] = []
+            errors: list[str] = []
+            for index, call in calls:
+                action = call.get("action")
+                if isinstance(action, Mapping):
+                    where = ("output", index, "action")
+                    queries.append(string(action, "query"))
+                    queries.extend(read.strings(action.get("queries"), (*where, "queries")))
+                    consulted.append(string(action, "url"))  # open_page / find_in_page
+                    consulted.extend(_sources(action.get("sources"), read, (*where, "sources")))
+                if call.get("status") == "failed":
+                    errors.append("failed")
+            return WebSearchResult(
+                text="".join(texts),
+                citations=tuple(citations),
+                source_urls=unique([*consulted, *(c.url for c in citations)]),
+                queries=unique(queries),
+                errors=tuple(errors),
+            )
 
 
-def _citations(annotations: Any, text: str, offset: int) -> list[Citation]:
+def _citations(
+    annotations: Any, text: str | None, offset: int, read: ItemReader, position: Position
+) -> list[Citation]:
+    """The ``url_citation`` annotations of a text part, spans shifted by ``offset`` (the
+    length of the parts before it); no spans when the part has no text."""
     found: list[Citation] = []
-    for annotation in annotations or ():
-        if not isinstance(annotation, dict) or annotation.get("type") != "url_citation":
-            continue
+    for index, annotation in read.objects(annotations, position):
+        if annotation.get("type") != "url_citation":
+            continue  # file citations and others: not web sources
         url = string(annotation, "url")
         if url is None:
+            read.skip((*position, index), "no url")
             continue
-        span = clamp_span(annotation.get("start_index"), annotation.get("end_index"), len(text))
+        span = (
+            None
+            if text is None
+            else clamp_span(annotation.get("start_index"), annotation.get("end_index"), len(text))
+        )
         found.append(
             Citation(
                 url=url,
@@ -138,3 +151,15 @@ def _citations(annotations: Any, text: str, offset: int) -> list[Citation]:
             )
         )
     return found
+
+
+def _sources(sources: Any, read: ItemReader, position: Position) -> list[str]:
+    """The URLs of ``action.sources``; a source of another type (``api``) has none."""
+    urls: list[str] = []
+    for index, source in read.objects(sources, position):
+        url = string(source, "url")
+        if url is not None:
+            urls.append(url)
+        elif source.get("type", "url") == "url":
+            read.skip((*position, index), "no url")
+    return urls
