@@ -104,11 +104,12 @@ def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
 def hosted_item(text: str | None, annotations: Any) -> dict[str, Any]:
     """What Chat's hosted-tool codecs read (web search on search models): the answer text and
     its ``annotations`` (``url_citation`` entries), as one ``message`` item, built the same way
-    from a plain completion and from a stream."""
+    from a plain completion and from a stream. ``annotations`` that are no list are passed on
+    as they came, for the codec to skip with its warning."""
     return {
         "type": "message",
         "content": text or "",
-        "annotations": list(annotations) if isinstance(annotations, list) else [],
+        "annotations": list(annotations) if isinstance(annotations, list) else annotations,
     }
 
 
