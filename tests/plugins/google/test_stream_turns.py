@@ -27,26 +27,15 @@ from loopback import (
     stream_path,
     text_part,
 )
+from turns import request_for, streamed_turn
 
-from affordance import PromptEvaluationError, PromptTemplate, TurnFinished
-from affordance.runtime.deltas import TurnAssembler
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance import PromptEvaluationError, TurnFinished
+from affordance.runtime.turn import ProviderTurn
 from affordance.testing import comparable
 from affordance_google import GoogleAdapter
 
 PATH = generate_path("gemini-test")
 STREAM = stream_path("gemini-test")
-
-
-def request_for(adapter: GoogleAdapter, prompt: PromptTemplate[Any]) -> ModelRequest:
-    return adapter.preview_request(prompt.render(), prompt.name)
-
-
-def streamed_turn(adapter: GoogleAdapter, request: ModelRequest) -> ProviderTurn:
-    assembler = TurnAssembler()
-    for delta in adapter.send_stream(request):
-        assembler.add(delta)
-    return assembler.turn()
 
 
 def both_turns(

@@ -36,10 +36,11 @@ from loopback import (
     usage_metadata,
     web_chunk,
 )
+from turns import astreamed_turn, request_for, streamed_turn
 
-from affordance import PromptEvaluationError, PromptTemplate
+from affordance import PromptEvaluationError
 from affordance.runtime.deltas import TurnAssembler
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.turn import ProviderTurn
 from affordance.testing import comparable
 from affordance_google import GoogleAdapter
 
@@ -85,24 +86,6 @@ BODIES = {
     "filtered": google_finish("SAFETY", text="Something that was"),
     "blocked prompt": google_blocked("SAFETY"),
 }
-
-
-def request_for(adapter: GoogleAdapter, prompt: PromptTemplate[Any]) -> ModelRequest:
-    return adapter.preview_request(prompt.render(), prompt.name)
-
-
-def streamed_turn(adapter: GoogleAdapter, request: ModelRequest) -> ProviderTurn:
-    assembler = TurnAssembler()
-    for delta in adapter.send_stream(request):
-        assembler.add(delta)
-    return assembler.turn()
-
-
-async def astreamed_turn(adapter: GoogleAdapter, request: ModelRequest) -> ProviderTurn:
-    assembler = TurnAssembler()
-    async for delta in adapter.asend_stream(request):
-        assembler.add(delta)
-    return assembler.turn()
 
 
 @pytest.mark.parametrize("name", list(BODIES))

@@ -7,7 +7,15 @@ from collections.abc import Iterable, Mapping
 from itertools import accumulate
 from typing import Any
 
-__all__ = ["Utf8Offsets", "clamp_span", "integer", "nearest", "string", "unique"]
+__all__ = [
+    "Utf8Offsets",
+    "clamp_span",
+    "indexed_span",
+    "integer",
+    "nearest",
+    "string",
+    "unique",
+]
 
 
 def string(mapping: Mapping[str, Any], key: str) -> str | None:
@@ -29,6 +37,18 @@ def clamp_span(start: Any, end: Any, length: int) -> tuple[int, int] | None:
         return None
     first = min(max(first, 0), length)
     return first, min(max(last, first), length)
+
+
+def indexed_span(
+    fields: Mapping[str, Any], text: str | None, offset: int
+) -> tuple[int, int] | None:
+    """The span of an OpenAI ``url_citation``: its ``start_index``/``end_index`` count
+    characters of ``text`` (clamped into it), which begins at ``offset`` of the whole answer;
+    None without the text or the indices."""
+    if text is None:
+        return None
+    span = clamp_span(fields.get("start_index"), fields.get("end_index"), len(text))
+    return None if span is None else (span[0] + offset, span[1] + offset)
 
 
 _CHARACTER_STARTS = bytes(0 if 0x80 <= byte <= 0xBF else 1 for byte in range(256))

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
 from affordance.tools.hosted_items import ItemReader, Position
-from affordance_web_search._wire import clamp_span, string, unique
+from affordance_web_search._wire import indexed_span, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
 from affordance_web_search.result import Citation, WebSearchResult
@@ -90,16 +90,11 @@ class OpenAIChatWebSearchCodec:
                     if not isinstance(cited, Mapping) or url is None:
                         read.skip((*annotations, number), "no url_citation.url")
                         continue
-                    span = (
-                        None
-                        if text is None
-                        else clamp_span(cited.get("start_index"), cited.get("end_index"), len(text))
-                    )
                     citations.append(
                         Citation(
                             url=url,
                             title=string(cited, "title"),
-                            span=None if span is None else (span[0] + offset, span[1] + offset),
+                            span=indexed_span(cited, text, offset),
                         )
                     )
                 unreadable += read.skipped - before

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from affordance.tools.hosted import HostedTool
 from affordance.tools.hosted_items import ItemReader, Position
-from affordance_web_search._wire import clamp_span, string, unique
+from affordance_web_search._wire import indexed_span, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
 from affordance_web_search.result import Citation, WebSearchResult
@@ -138,16 +138,11 @@ def _citations(
         if url is None:
             read.skip((*position, index), "no url")
             continue
-        span = (
-            None
-            if text is None
-            else clamp_span(annotation.get("start_index"), annotation.get("end_index"), len(text))
-        )
         found.append(
             Citation(
                 url=url,
                 title=string(annotation, "title"),
-                span=None if span is None else (span[0] + offset, span[1] + offset),
+                span=indexed_span(annotation, text, offset),
             )
         )
     return found
