@@ -45,6 +45,20 @@ def test_every_public_name_resolves_and_both_modules_agree():
     assert sorted(dir(affordance)) == sorted(affordance.__all__)
 
 
+def test_subpackages_are_attributes_imported_only_when_first_used():
+    loaded = modules_after(
+        "import sys, affordance\n"
+        "assert 'affordance.plugins' not in sys.modules\n"
+        "assert callable(affordance.plugins.load_adapter)\n"
+        "import affordance.plugins\n"
+        "assert affordance.plugins is sys.modules['affordance.plugins']\n"
+        "assert affordance.errors.ToolError is affordance.ToolError"
+    )
+    assert "affordance.plugins" in loaded
+    assert not [m for m in ("openai", "anthropic", "google.genai") if m in loaded]
+    assert "plugins" not in affordance.__all__  # a namespace, not a name: `import *` skips it
+
+
 def test_unknown_attributes_raise_attribute_error():
     with pytest.raises(AttributeError, match="NotAThing"):
         affordance.NotAThing  # type: ignore[attr-defined]  # noqa: B018
@@ -103,5 +117,5 @@ def test_render_command_reports_a_bad_target():
         capture_output=True,
         text=True,
     )
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "no_such_module" in result.stderr

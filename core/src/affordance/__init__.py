@@ -3,11 +3,14 @@
 Importing this package is cheap on purpose: names are resolved on first access (PEP 562), so
 ``import affordance`` loads no provider SDK, no plugin and not even the runtime until used.
 Everything a user needs is importable from here; the subpackages hold the same names by topic.
+The subpackages are attributes too (``affordance.plugins.load_adapter``), imported on first
+access; they are namespaces, not names, so ``__all__`` (and ``import *``) leaves them out.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from affordance._lazy import lazy_exports
 from affordance._version import __version__
@@ -133,7 +136,18 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
+# public subpackages and modules, reachable as attributes without an import of their own
+_SUBMODULES = frozenset(
+    {"adapters", "clock", "errors", "plugins", "prompt", "runtime", "serde", "testing", "tools"}
+)
+
+_export, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:  # importing it makes it an attribute: this runs once per name
+        return importlib.import_module(f"{__name__}.{name}")
+    return _export(name)
 
 
 if TYPE_CHECKING:

@@ -295,13 +295,13 @@ def test_render_exits_with_the_conflict_error_evaluate_would_raise(installed, fa
         ("no_such_module_here:PROMPT", "No module named 'no_such_module_here'"),
         ("json:NO_SUCH_PROMPT", "json has no attribute 'NO_SUCH_PROMPT'"),
         ("json", "expected MODULE:PROMPT, got 'json'"),
-        ("json:JSONDecoder", "expected a PromptTemplate or RenderedPrompt, got JSONDecoder"),
+        ("json:JSONDecoder", "json:JSONDecoder is the class JSONDecoder; expected a Prompt"),
     ],
 )
 def test_render_reports_a_bad_target_in_one_line(capsys, target, message):
     code = main(["render", target])
 
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 2
     assert err.count("\n") == 1
     assert message in err

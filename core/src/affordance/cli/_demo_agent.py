@@ -1,8 +1,8 @@
 """The offline demo agent: a small task manager, a scripted model, and a summarized section.
 
 The script makes the model do what real models do: call a tool with a wrong argument and
-recover, call tools in parallel, open a summarized section, and ask for a destructive action
-that the person must confirm.
+recover, call tools in parallel, open a summarized section, ask for a destructive action
+that the person must confirm, and answer from the result it got: done, or declined.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from affordance.errors import ToolError
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
+from affordance.runtime.messages import ToolResultMessage
+from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance.testing.scripted import ScriptedAdapter, text, tool_call, tool_calls
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
@@ -144,6 +146,21 @@ def build_adapter() -> ScriptedAdapter:
             ),
             tool_calls(tool_call("list_tasks", {})),
             tool_calls(tool_call("delete_task", {"task_id": 3}, call_id="call_delete")),
-            text("Done: you have 'Renew passport' and 'Water the plants', both high priority."),
+            _final_answer,
         ],
     )
+
+
+def _final_answer(request: ModelRequest) -> ProviderTurn:
+    """The last answer, from the delete's result as the model reads it: done, or declined."""
+    deleted = next(
+        message
+        for message in reversed(request.messages)
+        if isinstance(message, ToolResultMessage) and message.call_id == "call_delete"
+    )
+    if deleted.is_error:
+        return text(
+            "I did not delete task #3, the low-priority duplicate of 'Water the plants': you "
+            "declined. You still have 'Renew passport', and 'Water the plants' twice."
+        )
+    return text("Done: you have 'Renew passport' and 'Water the plants', both high priority.")

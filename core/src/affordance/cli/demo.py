@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         for pending in response.pending_confirmations:
             question = f"confirm {pending.name}({_args(pending.arguments)})? [y/N] "
             if args.interactive:
-                approved = input(question).strip().lower() in ("y", "yes")
+                approved = _asked(out, question)
             else:
                 out.write(f"{question}y (use --interactive to answer yourself)\n")
                 approved = True
@@ -69,6 +69,18 @@ def run(args: argparse.Namespace) -> int:
     )
     adapter.assert_complete()
     return 0
+
+
+def _asked(out: Any, question: str) -> bool:
+    """The person's answer on the terminal; no answer (input closed) is a no."""
+    try:
+        answer = input(question)
+    except EOFError:
+        out.write("n (no input to read: declined)\n")
+        return False
+    if not sys.stdin.isatty():  # a piped answer is not echoed: show it in the transcript
+        out.write(f"{answer}\n")
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _streamed(out: Any, stream: EventStream) -> PromptResponse[Any]:

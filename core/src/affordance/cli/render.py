@@ -4,37 +4,52 @@
 or a function taking no arguments that returns either. Without ``--provider`` the tools are
 shown in the provider-neutral form (name, description, JSON Schema). ``--provider NAME`` shows
 exactly what that provider's adapter would send first: the whole request body, with the
-declarations its resolved serializers make and the hosted tools its codecs make. Anything that
-would stop an evaluation (an unresolved plugin conflict, an unsupported hosted tool) stops the
-command with that error and exit code 1.
+declarations its resolved serializers make and the hosted tools its codecs make, for the model
+``--model`` names (``"<model>"``, marked as a placeholder, without it). A target that names no
+prompt is a one-line error and exit code 2; anything that would stop an evaluation (an unresolved
+plugin conflict, an unsupported hosted tool) stops the command with that error and exit code 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from affordance.cli._target import TargetError, prompt_of
 from affordance.errors import AffordanceError
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.template import PromptTemplate
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["PLACEHOLDER_MODEL", "add_arguments", "run"]
+
+# what the request body names as its model when ``--model`` is not given
+PLACEHOLDER_MODEL = "<model>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="MODULE:PROMPT", help="where the prompt is defined")
     parser.add_argument("--provider", help="show tool declarations as this provider sends them")
+    parser.add_argument(
+        "--model",
+        help=f"the model the --provider request body names (default: {PLACEHOLDER_MODEL})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.model is not None and args.provider is None:
+        sys.stderr.write("affordance render: --model names the model of a --provider request\n")
+        return 2
     try:
-        rendered = _rendered(_resolve(args.target))
-        document = _document(rendered, args.provider, args.target)
+        prompt = prompt_of(args.target)
+    except TargetError as error:
+        sys.stderr.write(f"affordance render: {error}\n")
+        return 2
+    try:
+        rendered = prompt.render() if isinstance(prompt, PromptTemplate) else prompt
+        document = _document(rendered, args.provider, args.model, args.target)
     except (
         AffordanceError,
         LookupError,
@@ -50,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(rendered.text + "\n")
     if "request" in document:
-        sys.stdout.write(f"\n--- request body ({args.provider}) ---\n")
+        model = args.model or f"{PLACEHOLDER_MODEL}: a placeholder, set it with --model"
+        sys.stdout.write(f"\n--- request body ({args.provider}, model {model}) ---\n")
         sys.stdout.write(json.dumps(document["request"], indent=2) + "\n")
         return 0
     sys.stdout.write(f"\n--- tools ({len(document['tools'])}) ---\n")
@@ -63,33 +79,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resolve(target: str) -> Any:
-    module_name, sep, attribute = target.partition(":")
-    if not sep or not module_name or not attribute:
-        raise ValueError(f"expected MODULE:PROMPT, got {target!r}")
-    cwd = str(Path.cwd())
-    if "" not in sys.path and cwd not in sys.path:
-        sys.path.insert(0, cwd)  # like ``python -m``: modules of the current directory
-    value: Any = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        try:
-            value = getattr(value, part)
-        except AttributeError:
-            raise LookupError(f"{module_name} has no attribute {attribute!r}") from None
-    return value
-
-
-def _rendered(value: Any) -> RenderedPrompt[Any]:
-    if callable(value) and not isinstance(value, (PromptTemplate, RenderedPrompt)):
-        value = value()
-    if isinstance(value, PromptTemplate):
-        return value.render()
-    if isinstance(value, RenderedPrompt):
-        return value
-    raise TypeError(f"expected a PromptTemplate or RenderedPrompt, got {type(value).__qualname__}")
-
-
-def _document(rendered: RenderedPrompt[Any], provider: str | None, name: str) -> dict[str, Any]:
+def _document(
+    rendered: RenderedPrompt[Any], provider: str | None, model: str | None, name: str
+) -> dict[str, Any]:
     if provider is None:
         tools = [
             {
@@ -107,7 +99,7 @@ def _document(rendered: RenderedPrompt[Any], provider: str | None, name: str) ->
     from affordance.adapters import ProviderAdapter
     from affordance.plugins import load_adapter
 
-    adapter = load_adapter(provider, model="render")
+    adapter = load_adapter(provider, model=model or PLACEHOLDER_MODEL)
     if not isinstance(adapter, ProviderAdapter):
         raise TypeError(f"provider {provider!r} has no wire format to show")
     request = adapter.preview_request(rendered, prompt_name=name)
