@@ -9,7 +9,8 @@ The model's script depends on the prompt's ``Task`` params:
   turn 3 answers with the deletion's result (or its refusal).
 - ``parallel``: turn 1 calls ``add_note`` twice and ``flaky`` (retryable, 2 attempts) once;
   turn 2 answers.
-- ``fail``: the provider fails (a ``PromptEvaluationError``, as adapters raise).
+- ``fail``: the provider refuses the request (a ``PromptEvaluationError`` with status 400,
+  as adapters raise: final, never retried).
 
 With ``DURABLE_TEST_GATE`` set to a directory, the model request of turn 2 writes
 ``turn2-started`` there and then blocks until ``release`` appears: the crash test kills the
@@ -144,7 +145,7 @@ def respond(request: ModelRequest) -> ProviderTurn:
     results = [m for m in request.messages if isinstance(m, ToolResultMessage)]
     if script == "fail":
         raise PromptEvaluationError(
-            "the provider is down", phase="request", provider="scripted", status=503
+            "the request is invalid", phase="request", provider="scripted", status=400
         )
     if request.turn == 2:
         _gate()

@@ -1,6 +1,6 @@
 """Durable runs against a real Temporal dev server: the same answers as ``aevaluate``, a worker
-killed mid-run replaced without running any tool call twice, confirmations signalled after a
-worker restart, failures as ``evaluate`` raises them, and activities routed by task queue."""
+killed mid-run replaced without running any tool call twice, confirmations sent while no worker
+runs, failures as ``evaluate`` raises them, and activities routed by task queue."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_a_worker_killed_after_a_tool_call_is_replaced_and_each_call_runs_exactl
 
 
 @pytest.mark.parametrize("answer", [approve(), deny("keep it")], ids=["approve", "deny"])
-def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
+def test_a_confirmation_sent_while_no_worker_runs_resumes_the_run_after_the_restart(
     temporal_server: DevServer, tmp_path: Path, task_queue: str, answer: Any
 ) -> None:
     ledger, plain_ledger = Ledger(tmp_path / "d.db"), Ledger(tmp_path / "p.db")
@@ -173,10 +173,13 @@ def test_a_confirmation_signalled_after_a_worker_restart_resumes_the_run(
             settled = await handle.settled()
             pending = await handle.pending_confirmations()
             status = await handle.status()
-        # no worker now: the signal waits in the run's history
-        await handle.confirm("call-del", answer)
+        # no worker now: the answer waits for one (the run checks it is for a pending call)
+        confirming = asyncio.ensure_future(handle.confirm("call-del", answer))
+        await asyncio.sleep(0.5)
+        assert not confirming.done()
         restarted = make_registry(ledger)
         async with durable_worker(client, restarted, task_queue=task_queue, adapter=make_adapter()):
+            await confirming
             response = await handle.result()
         suspended = await expected_run(Ledger(tmp_path / "s.db"), "save-and-delete")
         plain = await expected_run(
@@ -243,10 +246,10 @@ def test_a_provider_error_fails_the_run_with_the_error_evaluate_raises(
 
     error = raised.value
     assert (error.message, error.phase, error.provider, error.status) == (
-        "the provider is down",
+        "the request is invalid",
         "request",
         "scripted",
-        503,
+        400,
     )
 
 
@@ -349,7 +352,7 @@ def test_a_chat_runs_id_names_its_message_not_only_its_position() -> None:
 def test_answers_to_a_run_that_ended_collect_how_it_ended(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:
-    """An answer whose request gave up after signalling lets the run finish; answering again
+    """An answer whose request gave up after sending it lets the run finish; answering again
     finds it ended and returns its response: the first answers stand."""
     from affordance.runtime.messages import UserMessage
     from affordance_temporal.chat import answer_confirmations, chat_turn

@@ -96,7 +96,9 @@ def test_tool_calls_go_to_the_tool_queue_with_the_tool_heartbeat() -> None:
     assert options.kwargs()["task_queue"] == "tools"
 
 
-def test_model_requests_retry_lost_workers_but_never_provider_errors() -> None:
+def test_model_requests_are_retried_until_the_deadline_with_the_runs_backoff() -> None:
+    """Attempts are the activity's to end (a final provider error, the outage limit): Temporal
+    counts none, and time bounds the rest."""
     options = model_activity_options(
         RunOptions(
             model_task_queue="openai",
@@ -104,6 +106,7 @@ def test_model_requests_retry_lost_workers_but_never_provider_errors() -> None:
             model_heartbeat_timeout=None,
             model_max_attempts=5,
             model_retry_interval=0.5,
+            model_retry_max_interval=4,
         ),
         remaining=30,
     )
@@ -112,9 +115,19 @@ def test_model_requests_retry_lost_workers_but_never_provider_errors() -> None:
     assert options.start_to_close_timeout == timedelta(seconds=60)
     assert options.heartbeat_timeout is None
     assert options.schedule_to_close_timeout == timedelta(seconds=30)
-    assert options.retry_policy.maximum_attempts == 5
+    assert options.retry_policy.maximum_attempts == 0  # unlimited
     assert options.retry_policy.initial_interval == timedelta(seconds=0.5)
+    assert options.retry_policy.maximum_interval == timedelta(seconds=4)
     assert "PromptEvaluationError" in (options.retry_policy.non_retryable_error_types or ())
+
+
+def test_without_a_deadline_the_outage_limit_and_one_attempt_bound_a_model_request() -> None:
+    bounded = model_activity_options(RunOptions(model_timeout=60, provider_outage_limit=120))
+    unbounded = model_activity_options(RunOptions(provider_outage_limit=None))
+
+    assert bounded.schedule_to_close_timeout == timedelta(seconds=180)
+    assert unbounded.schedule_to_close_timeout is None
+    assert RunOptions().provider_outage_limit == 600  # ten minutes by default
 
 
 @pytest.mark.parametrize(
@@ -125,6 +138,8 @@ def test_model_requests_retry_lost_workers_but_never_provider_errors() -> None:
         {"model_max_attempts": 0},
         {"deadline": 0},
         {"tool_heartbeat_timeout": -1},
+        {"provider_outage_limit": 0},
+        {"model_retry_max_interval": -1},
     ],
 )
 def test_run_options_refuse_values_that_cannot_work(bad: dict[str, Any]) -> None:

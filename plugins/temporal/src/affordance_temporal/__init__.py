@@ -1,5 +1,5 @@
 """Durable runs for affordance on Temporal: each model request and tool call an activity,
-each destructive call's confirmation a signal. See specs/DURABLE.md.
+each destructive call's confirmation an update the run checks. See specs/DURABLE.md.
 
 Names are resolved on first access (PEP 562): importing the package imports neither
 temporalio nor the runtime, which keeps Temporal's workflow sandbox cheap.
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from affordance._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
+    "ConfirmationRefusedError": "affordance_temporal.errors",
     "DurableActivities": "affordance_temporal.activities",
     "DurableRun": "affordance_temporal.workflow",
     "DurableRunHandle": "affordance_temporal.client",
@@ -26,6 +27,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "ConfirmationRefusedError",
     "DurableActivities",
     "DurableRun",
     "DurableRunHandle",
@@ -46,7 +48,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
 if TYPE_CHECKING:
     from affordance_temporal.activities import DurableActivities
     from affordance_temporal.client import DurableRunHandle, Settled, attach_run, start_run
-    from affordance_temporal.errors import RegistryMismatchError
+    from affordance_temporal.errors import ConfirmationRefusedError, RegistryMismatchError
     from affordance_temporal.options import RunOptions
     from affordance_temporal.registry import PromptRegistry, UnknownPromptError
     from affordance_temporal.worker import durable_worker

@@ -3,9 +3,11 @@
 Both rebuild what cannot cross the boundary from the worker's :class:`PromptRegistry` — the
 rendered prompt, its tools and hosted tools — and check it against what the workflow rendered
 (a different registry on a worker is a :class:`RegistryMismatchError`, never retried).
-The model activity calls the worker's adapter, normalizes the turn and parses hosted-tool
-outputs with the adapter's codecs. The tool activity runs one attempt of the handler through
-the executor (its timeout, its error mapping); Temporal does the retrying.
+The model activity sends one attempt through the worker's adapter, its own retries off
+(``outages.single_attempt``), normalizes the turn and parses hosted-tool outputs with the
+adapter's codecs; a transient provider error fails the attempt for Temporal to retry, within
+the run's outage limit. The tool activity runs one attempt of the handler through the
+executor (its timeout, its error mapping). Temporal does all the retrying.
 """
 
 from __future__ import annotations
@@ -54,11 +56,13 @@ from affordance_temporal.boundary import (
 )
 from affordance_temporal.errors import (
     EVALUATION_FAILURE,
+    PROVIDER_UNAVAILABLE,
     REGISTRY_MISMATCH,
     RegistryMismatchError,
     evaluation_error_details,
 )
 from affordance_temporal.names import MODEL_ACTIVITY, RETRYABLE_TOOL_FAILURE, TOOL_ACTIVITY
+from affordance_temporal.outages import is_transient, retry_delay, single_attempt
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import encode_result
 
@@ -84,6 +88,7 @@ class DurableActivities:
     ) -> None:
         self.registry = registry
         self.adapter = adapter
+        self._sender: Evaluator | None = None
         if executor is None:
             executor = adapter.executor if adapter is not None else ToolExecutor()
         self.executor = executor
@@ -130,7 +135,8 @@ class DurableActivities:
                 parallel_tool_calls=call.parallel_tool_calls,
             )
             async with heartbeating():
-                turn = await adapter.asend(request)
+                with _outages(call):
+                    turn = await self._once().asend(request)
             turn = adapter.normalize_turn(turn, request)
             outputs: dict[str, Any] = {}
             if turn.hosted_items and rendered.hosted_tools:
@@ -178,6 +184,15 @@ class DurableActivities:
             )
         return to_data(answer)
 
+    def _once(self) -> Evaluator:
+        """The adapter sending each request once (built on first use: building it may build
+        the SDK client from the environment)."""
+        sender = self._sender
+        if sender is None:
+            assert self.adapter is not None
+            sender = self._sender = single_attempt(self.adapter)
+        return sender
+
     def _render(self, ref: PromptRef) -> tuple[PromptTemplate[Any], RenderedPrompt[Any]]:
         """The prompt and its render for ``ref``, kept for the next turns of the run."""
         key = json.dumps(to_data(ref), sort_keys=True, separators=(",", ":"))
@@ -224,6 +239,62 @@ async def heartbeating() -> AsyncIterator[None]:
         task.cancel()
         with suppress(asyncio.CancelledError):
             await task
+
+
+@contextmanager
+def _outages(call: ModelCall) -> Iterator[None]:
+    """A transient provider error becomes a retryable failure while the outage limit and the
+    run's deadline leave room for the next attempt; past them it is final, saying so. An error
+    that is not the provider's is retried up to ``max_attempts`` attempts."""
+    try:
+        yield
+    except PromptEvaluationError as error:
+        if not is_transient(error):
+            raise
+        info = activity.info()
+        delay = retry_delay(info.retry_policy, info.attempt)
+        now = time.time()
+        trying = now - info.scheduled_time.timestamp()
+        limit = call.outage_limit
+        if limit is not None and trying + delay > limit:
+            raise _gave_up(
+                error,
+                f"still failing after {info.attempt} attempts over {trying:.0f} s; the next "
+                f"would start past provider_outage_limit={limit:g} s",
+            ) from error
+        if call.deadline_at is not None and now + delay >= call.deadline_at:
+            raise _gave_up(
+                error,
+                f"still failing after {info.attempt} attempts over {trying:.0f} s; the next "
+                "would start past the run's deadline",
+            ) from error
+        raise ApplicationError(
+            str(error),
+            evaluation_error_details(error),
+            type=PROVIDER_UNAVAILABLE,
+            category=ApplicationErrorCategory.BENIGN,  # expected in an outage: logged at DEBUG
+        ) from error
+    except (RegistryMismatchError, ParseError, ApplicationError):
+        raise
+    except Exception as error:
+        if activity.info().attempt >= call.max_attempts:
+            raise ApplicationError(
+                f"{type(error).__name__}: {error}", type=type(error).__name__, non_retryable=True
+            ) from error
+        raise
+
+
+def _gave_up(error: PromptEvaluationError, why: str) -> PromptEvaluationError:
+    """The provider's last error, final, with why no attempt follows."""
+    return PromptEvaluationError(
+        f"{error.message} ({why})",
+        prompt_name=error.prompt_name,
+        phase=error.phase,
+        provider=error.provider,
+        status=error.status,
+        request_id=error.request_id,
+        raw_text=error.raw_text,
+    )
 
 
 @contextmanager

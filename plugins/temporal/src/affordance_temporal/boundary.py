@@ -1,7 +1,7 @@
 """What crosses the workflow boundary: small frozen envelopes, written and read with
 ``affordance.serde`` (never pickle).
 
-Temporal stores every workflow input, activity input and result, signal and query answer in
+Temporal stores every workflow input, activity input and result, update and query answer in
 the run's history as a payload; each one here is ``dump``-ed to JSON-like data before it is
 handed to Temporal and ``parse``-d back into its envelope on the other side, so the history
 holds plain JSON a person (or another language's worker) can read.
@@ -22,8 +22,10 @@ from affordance_temporal.errors import RegistryMismatchError
 from affordance_temporal.options import RunOptions
 
 __all__ = [
+    "Answers",
     "CallData",
     "ConfirmationData",
+    "ConfirmationRefusal",
     "ModelAnswer",
     "ModelCall",
     "ParamsData",
@@ -95,6 +97,12 @@ class ModelCall:
     tool_choice: str | dict[str, Any] | None = None
     parallel_tool_calls: bool | None = None
     deadline_at: float | None = None
+    outage_limit: float | None = None
+    """``RunOptions.provider_outage_limit``: how long the request may be retried for
+    transient provider errors, from its first attempt."""
+    max_attempts: int = 3
+    """``RunOptions.model_max_attempts``: the attempts for failures that are not the
+    provider's (an adapter's bug, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +171,30 @@ class PendingData:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmationData:
-    """The ``confirm`` signal: the answer for one pending call."""
+    """The answer for one pending call."""
 
     call_id: str
     approved: bool
     message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """The ``confirm`` update: answers for calls pending now, all taken or none."""
+
+    answers: tuple[ConfirmationData, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationRefusal:
+    """Why the run refused a ``confirm`` update (the details of its failure):
+    ``ConfirmationRefusedError``'s fields."""
+
+    not_pending: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
+    answered: tuple[str, ...] = ()
+    finished: bool = False
+    problem: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ What a chat server (such as ``examples/taskchat``) calls instead of ``aevaluate`
 
 - :func:`chat_turn` starts (or rejoins) the run answering the conversation's latest message and
   waits until it has replied or waits for confirmations;
-- :func:`answer_confirmations` signals the user's answers and waits the same way.
+- :func:`answer_confirmations` sends the user's answers and waits the same way.
 
 Both return a :class:`ChatTurn`. The run's workflow id comes from the conversation id, the
 transcript's length and a digest of its last message, so a request sent twice (a retry, a
@@ -32,6 +32,7 @@ from affordance.runtime.messages import Message
 from affordance.runtime.response import ToolCallResult
 from affordance.serde import dump
 from affordance_temporal.client import Settled, attach_run, start_run
+from affordance_temporal.errors import ConfirmationRefusedError
 from affordance_temporal.options import RunOptions
 from affordance_temporal.registry import PromptRegistry
 
@@ -117,15 +118,20 @@ async def answer_confirmations(
     workflow_id: str,
     answers: Mapping[str, Confirmation],
 ) -> ChatTurn:
-    """Signal the user's answers to the run ``workflow_id`` waits on; return once it replied
-    or waits again (a later turn's destructive call). A run that has ended already (answers
-    sent before, by a request that gave up waiting) is collected as it ended: the first
-    answers stand."""
+    """Send the user's answers to the run ``workflow_id`` waits on; return once it replied
+    or waits again (a later turn's destructive call). Answers for calls the run is not
+    waiting on, or that are not ``approve()``/``deny(...)``, are refused
+    (:class:`ConfirmationRefusedError`, nothing kept) — except repeats: a run that has ended
+    already, or has answered these calls already (answers sent before, by a request that gave
+    up waiting), is collected as it stands: the first answers stand."""
     handle = attach_run(client, registry, workflow_id, prompt)
     try:
         await handle.confirm_all(answers)
     except RPCError as error:
         if error.status != RPCStatusCode.NOT_FOUND:
+            raise
+    except ConfirmationRefusedError as error:
+        if not error.first_answers_stand:
             raise
     settled = await handle.settled()
     return _turn(workflow_id, settled)

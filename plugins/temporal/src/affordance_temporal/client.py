@@ -26,8 +26,11 @@ from affordance import PromptResponse, SectionPath, SectionVisibility
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
 from affordance.runtime.messages import Message
 from affordance.runtime.response import ToolCallResult
+from affordance.serde import ParseError
 from affordance_temporal.boundary import (
+    Answers,
     ConfirmationData,
+    ConfirmationRefusal,
     PendingData,
     RunInput,
     RunResult,
@@ -36,9 +39,14 @@ from affordance_temporal.boundary import (
     prompt_ref,
     to_data,
 )
-from affordance_temporal.errors import EVALUATION_FAILURE, evaluation_error_from_details
+from affordance_temporal.errors import (
+    CONFIRMATION_REFUSED,
+    EVALUATION_FAILURE,
+    ConfirmationRefusedError,
+    evaluation_error_from_details,
+)
 from affordance_temporal.names import (
-    CONFIRM_SIGNAL,
+    CONFIRM_UPDATE,
     PENDING_QUERY,
     SETTLED_UPDATE,
     STATUS_QUERY,
@@ -127,16 +135,41 @@ class DurableRunHandle:
         return from_data(RunStatus, await self.handle.query(STATUS_QUERY))
 
     async def confirm(self, call_id: str, answer: Confirmation) -> None:
-        """Answer one pending call (``approve()`` or ``deny("reason")``): a signal, recorded
-        by Temporal even while no worker runs; the run resumes once every call is answered."""
-        if not isinstance(answer, Confirmation):
-            raise TypeError(f"answer must be approve() or deny(...), got {answer!r}")
-        data = ConfirmationData(call_id, answer.approved, answer.message)
-        await self.handle.signal(CONFIRM_SIGNAL, to_data(data))
+        """Answer one pending call (``approve()`` or ``deny("reason")``); the run resumes once
+        every call it waits on is answered. See :meth:`confirm_all`."""
+        await self.confirm_all({call_id: answer})
 
     async def confirm_all(self, answers: Mapping[str, Confirmation]) -> None:
-        for call_id, answer in answers.items():
-            await self.confirm(call_id, answer)
+        """Answer pending calls, all at once: the run takes every answer or none. An answer
+        for a call that is not pending in the run at this moment (not asked for yet, unknown,
+        answered already), or one that is not ``approve()``/``deny(...)``, is refused with
+        :class:`ConfirmationRefusedError` naming it and the pending calls, and nothing is kept:
+        a call is approved only once it has been shown as pending.
+
+        The answers are a Temporal update: the run checks them itself, so the call returns once
+        a worker has taken them. Sent while no worker runs, it waits for one; if the caller
+        gives up meanwhile, Temporal still hands the answers to the next worker (it holds them
+        in memory, not in the run's history, until then)."""
+        given: Mapping[str, object] = answers  # callers are not always type-checked
+        wrong = sorted(c for c, a in given.items() if not isinstance(a, Confirmation))
+        if wrong:
+            raise ConfirmationRefusedError(self.workflow_id, not_answers=wrong)
+        if not answers:
+            return
+        data = Answers(
+            tuple(ConfirmationData(c, a.approved, a.message) for c, a in answers.items())
+        )
+        try:
+            await self.handle.execute_update(CONFIRM_UPDATE, to_data(data))
+        except RPCTimeoutOrCancelledError as error:
+            if isinstance(error.__cause__, asyncio.CancelledError):
+                raise error.__cause__ from None
+            raise
+        except WorkflowUpdateFailedError as error:
+            refused = _refusal(error, self.workflow_id)
+            if refused is None:
+                raise
+            raise refused from None
 
     async def settled(self) -> Settled:
         """Wait until the run waits for answers or has finished (an update: returns at once
@@ -183,6 +216,25 @@ class DurableRunHandle:
             )
             for item in items
         )
+
+
+def _refusal(error: WorkflowUpdateFailedError, workflow_id: str) -> ConfirmationRefusedError | None:
+    """The run's refusal of answers, as the error the caller gets."""
+    cause = error.cause
+    if not isinstance(cause, ApplicationError) or cause.type != CONFIRMATION_REFUSED:
+        return None
+    try:
+        refusal = from_data(ConfirmationRefusal, cause.details[0] if cause.details else {})
+    except ParseError:
+        refusal = ConfirmationRefusal(problem=cause.message)
+    return ConfirmationRefusedError(
+        workflow_id,
+        not_pending=refusal.not_pending,
+        pending=refusal.pending,
+        answered=refusal.answered,
+        finished=refusal.finished,
+        problem=refusal.problem,
+    )
 
 
 def _evaluation_error(failure: WorkflowFailureError) -> Exception | None:

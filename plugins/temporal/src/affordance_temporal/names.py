@@ -1,10 +1,10 @@
-"""The names a durable run is known by in Temporal: its workflow type, activities, signal,
-queries and update. Clients in other languages use these strings."""
+"""The names a durable run is known by in Temporal: its workflow type, activities, queries and
+updates. Clients in other languages use these strings."""
 
 from __future__ import annotations
 
 __all__ = [
-    "CONFIRM_SIGNAL",
+    "CONFIRM_UPDATE",
     "MODEL_ACTIVITY",
     "PENDING_QUERY",
     "RETRYABLE_TOOL_FAILURE",
@@ -17,7 +17,8 @@ __all__ = [
 WORKFLOW_NAME = "affordance.DurableRun"
 MODEL_ACTIVITY = "affordance.model_turn"
 TOOL_ACTIVITY = "affordance.tool_call"
-CONFIRM_SIGNAL = "confirm"
+CONFIRM_UPDATE = "confirm"
+"""The update answering pending calls; it refuses answers for calls that are not pending."""
 PENDING_QUERY = "pending_confirmations"
 STATUS_QUERY = "status"
 SETTLED_UPDATE = "settled"

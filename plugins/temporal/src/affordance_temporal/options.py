@@ -40,9 +40,13 @@ class RunOptions:
     unanswered are denied ("no answer in time") and the run goes on; ``None`` waits for ever.
     ``model_task_queue`` / ``tool_task_queue`` route the activities (default: the workflow's
     queue), e.g. a queue per provider served by workers holding that provider's key.
-    ``model_timeout`` bounds one model request attempt; ``model_max_attempts`` counts attempts
-    after a lost worker or a transient error (provider errors are final: the SDK retried them),
-    the first retry after ``model_retry_interval`` seconds, doubling up to 30.
+    ``model_timeout`` bounds one model request attempt. A transient provider error (429, 5xx,
+    a lost connection, a timeout) or a lost worker is retried — the first retry after
+    ``model_retry_interval`` seconds, the wait doubling up to ``model_retry_max_interval`` —
+    until the run's deadline or until the request has been trying for
+    ``provider_outage_limit`` seconds (``None``: only the deadline bounds it); other provider
+    errors (400, 401, an answer that does not parse) are final. ``model_max_attempts``
+    bounds the attempts after an error that is not the provider's (an adapter's bug, say).
     ``tool_timeout`` bounds a tool attempt whose tool and executor set no timeout.
     Heartbeat timeouts let Temporal notice a lost worker before the attempt's timeout.
     """
@@ -60,6 +64,8 @@ class RunOptions:
     model_heartbeat_timeout: float | None = 30.0
     model_max_attempts: int = 3
     model_retry_interval: float = 1.0
+    model_retry_max_interval: float = 30.0
+    provider_outage_limit: float | None = 600.0
     tool_timeout: float = 600.0
     tool_heartbeat_timeout: float | None = 30.0
 
@@ -80,6 +86,8 @@ class RunOptions:
             "model_timeout",
             "model_heartbeat_timeout",
             "model_retry_interval",
+            "model_retry_max_interval",
+            "provider_outage_limit",
             "tool_timeout",
             "tool_heartbeat_timeout",
         ):
@@ -147,18 +155,35 @@ def tool_activity_options(
 
 
 def model_activity_options(run: RunOptions, *, remaining: float | None = None) -> ActivityOptions:
-    """The activity options of one model request."""
+    """The activity options of one model request.
+
+    Attempts are not counted by Temporal: the activity decides when a failure is final (a
+    provider error that is not transient, an outage past ``provider_outage_limit``, another
+    error on attempt ``model_max_attempts``). Time bounds the rest — lost workers included:
+    the run's deadline (``remaining``), and the outage limit plus one attempt's
+    ``model_timeout`` (the last attempt may start just before the limit)."""
+    interval = run.model_retry_interval
+    bounds = [
+        bound
+        for bound in (
+            remaining,
+            None
+            if run.provider_outage_limit is None
+            else run.provider_outage_limit + run.model_timeout,
+        )
+        if bound is not None
+    ]
     return ActivityOptions(
         start_to_close_timeout=_seconds(run.model_timeout),
         retry_policy=TemporalRetryPolicy(
-            initial_interval=_seconds(run.model_retry_interval),
+            initial_interval=_seconds(interval),
             backoff_coefficient=2.0,
-            maximum_interval=_seconds(max(30.0, run.model_retry_interval)),
-            maximum_attempts=run.model_max_attempts,
+            maximum_interval=_seconds(max(run.model_retry_max_interval, interval)),
+            maximum_attempts=0,  # unlimited: see above
             non_retryable_error_types=list(NON_RETRYABLE),
         ),
         heartbeat_timeout=_optional_seconds(run.model_heartbeat_timeout),
-        schedule_to_close_timeout=_optional_seconds(remaining),
+        schedule_to_close_timeout=_optional_seconds(min(bounds) if bounds else None),
         task_queue=run.model_task_queue,
     )
 

@@ -4,7 +4,8 @@ The workflow runs the sans-IO ``Evaluation`` itself — rendering, validation, p
 confirmation gate, transcript bookkeeping are deterministic — and performs its actions as
 activities: each ``SendRequest`` is one model activity, each call of a ``RunCalls`` one tool
 activity (the calls of a turn run concurrently, as in ``aevaluate``). A run suspended for
-confirmation waits durably for the ``confirm`` signal, then resumes exactly as
+confirmation waits durably for the answers (the ``confirm`` update, which takes answers only
+for the calls pending at that moment), then resumes exactly as
 ``evaluate(..., confirmations=...)`` does.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 
 with workflow.unsafe.imports_passed_through():
     from affordance import EventBus, PromptEvaluationError, Session, ToolResult, deny
@@ -34,8 +36,10 @@ with workflow.unsafe.imports_passed_through():
     from affordance_temporal._hosts import WorkflowHost, host_for
     from affordance_temporal._inworkflow import StandIn, WorkflowClock, WorkflowExecutor
     from affordance_temporal.boundary import (
+        Answers,
         CallData,
         ConfirmationData,
+        ConfirmationRefusal,
         ModelAnswer,
         ModelCall,
         PendingData,
@@ -51,12 +55,15 @@ with workflow.unsafe.imports_passed_through():
         to_data,
     )
     from affordance_temporal.errors import (
+        CONFIRMATION_REFUSED,
         EVALUATION_FAILURE,
+        PROVIDER_UNAVAILABLE,
         evaluation_error_details,
         evaluation_error_from_details,
+        refusal_problems,
     )
     from affordance_temporal.names import (
-        CONFIRM_SIGNAL,
+        CONFIRM_UPDATE,
         MODEL_ACTIVITY,
         PENDING_QUERY,
         RETRYABLE_TOOL_FAILURE,
@@ -84,6 +91,7 @@ class DurableRun:
 
     def __init__(self) -> None:
         self._answers: dict[str, Confirmation] = {}
+        self._decided: set[str] = set()
         self._pending: tuple[PendingData, ...] = ()
         self._done: tuple[CallData, ...] = ()
         self._transcript: tuple[Message, ...] = ()
@@ -104,18 +112,16 @@ class DurableRun:
         await workflow.wait_condition(workflow.all_handlers_finished)
         return result
 
-    @workflow.signal(name=CONFIRM_SIGNAL)
+    @workflow.update(name=CONFIRM_UPDATE)
     def confirm(self, data: dict[str, Any]) -> None:
-        """The answer for one pending call; the first answer for a call id stands."""
-        try:
-            answer = from_data(ConfirmationData, data)
-        except ParseError as error:
-            workflow.logger.warning("ignored a malformed confirmation: %s", error)
-            return
-        if answer.call_id in self._answers:
-            workflow.logger.warning("call %s is already answered; ignored", answer.call_id)
-            return
-        self._answers[answer.call_id] = Confirmation(answer.approved, answer.message)
+        """Answers for calls pending now: all are kept, or none (see :meth:`_acceptable`)."""
+        for answer in self._acceptable(data):
+            self._answers[answer.call_id] = Confirmation(answer.approved, answer.message)
+
+    @confirm.validator
+    def _check_confirm(self, data: dict[str, Any]) -> None:
+        """Refused answers leave no trace: a rejected update is not written to the history."""
+        self._acceptable(data)
 
     @workflow.query(name=PENDING_QUERY)
     def pending_confirmations(self) -> list[dict[str, Any]]:
@@ -133,6 +139,30 @@ class DurableRun:
         return to_data(self._status())
 
     # -- state shared with the driver ----------------------------------------------------------
+
+    def _acceptable(self, data: dict[str, Any]) -> tuple[ConfirmationData, ...]:
+        """The answers in ``data`` if every one is for a call waiting for its answer at this
+        moment, each once; otherwise a ``ConfirmationRefused`` failure naming the calls that
+        are not pending and the ones that are. So an answer never waits for a call the model
+        has not asked for yet: that call is shown as pending, as any other."""
+        try:
+            answers = from_data(Answers, data).answers
+        except ParseError as error:
+            raise _refused(
+                ConfirmationRefusal(problem=f"the answers do not parse: {error}")
+            ) from None
+        waiting = tuple(item.call_id for item in self._unanswered())
+        ids = [answer.call_id for answer in answers]
+        not_pending = tuple(dict.fromkeys(i for i in ids if i not in waiting))
+        if not_pending:
+            answered = tuple(i for i in not_pending if i in self._decided or i in self._answers)
+            finished = self._state == "finished"
+            raise _refused(ConfirmationRefusal(not_pending, waiting, answered, finished))
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            problem = f"more than one answer for the call(s) {', '.join(twice)}"
+            raise _refused(ConfirmationRefusal(pending=waiting, problem=problem))
+        return answers
 
     def _unanswered(self) -> tuple[PendingData, ...]:
         return tuple(item for item in self._pending if item.call_id not in self._answers)
@@ -172,6 +202,8 @@ class DurableRun:
         for call_id in ids:
             answer = self._answers.pop(call_id, None)
             answers[call_id] = answer if answer is not None else deny(NO_ANSWER)
+        self._decided.update(ids)
+        self._answers.clear()  # only pending calls are answered: nothing should be left
         self._pending = ()
         self._done = ()
         self._transcript = ()
@@ -256,6 +288,8 @@ class _Driver:
             tool_choice=dict(tool_choice) if isinstance(tool_choice, Mapping) else tool_choice,
             parallel_tool_calls=request.parallel_tool_calls,
             deadline_at=self._deadline_at(),
+            outage_limit=self.options.provider_outage_limit,
+            max_attempts=self.options.model_max_attempts,
         )
         options = model_activity_options(self.options, remaining=self._remaining())
         try:
@@ -266,7 +300,8 @@ class _Driver:
                 **options.kwargs(),
             )
         except ActivityError as error:
-            raise _model_failure(error, request.prompt_name) from None
+            deadline_passed = self.deadline is not None and self.deadline.remaining() <= 0
+            raise _model_failure(error, request.prompt_name, deadline_passed) from None
         return from_data(ModelAnswer, data)
 
     async def tool_call(self, prepared: PreparedCall, context: ToolContext) -> CallOutcome:
@@ -335,21 +370,45 @@ def _failure(error: PromptEvaluationError) -> ApplicationError:
     )
 
 
-def _model_failure(error: ActivityError, prompt_name: str) -> ApplicationError:
+def _model_failure(
+    error: ActivityError, prompt_name: str, deadline_passed: bool
+) -> ApplicationError:
     """The workflow's failure when a model request failed for good: the provider's
-    ``PromptEvaluationError`` as the worker raised it, or one saying why the activity did."""
+    ``PromptEvaluationError`` as the worker raised it, or one saying why the activity did
+    (the run's deadline passed while it was retried: phase ``deadline``, as ``evaluate``)."""
     cause = error.cause
     if isinstance(cause, ApplicationError) and cause.type == EVALUATION_FAILURE:
         raised = evaluation_error_from_details(cause.details[0] if cause.details else None)
         if raised is not None:
             return _failure(raised)
     reason = str(cause) if cause is not None else str(error)
+    last = cause.cause if isinstance(cause, ActivityTimeoutError) else None
+    if isinstance(last, ApplicationError) and last.type == PROVIDER_UNAVAILABLE:
+        reason = f"{reason}; the provider's last answer: {last}"
+    if deadline_passed:
+        return _failure(
+            PromptEvaluationError(
+                f"the evaluation deadline passed while the model request was retried ({reason})",
+                prompt_name=prompt_name,
+                phase="deadline",
+            )
+        )
     return _failure(
         PromptEvaluationError(
             f"the model request did not complete: {reason}",
             prompt_name=prompt_name,
             phase="request",
         )
+    )
+
+
+def _refused(refusal: ConfirmationRefusal) -> ApplicationError:
+    """A refused ``confirm`` update: the caller raises ``ConfirmationRefusedError``."""
+    message = refusal.problem or refusal_problems(
+        refusal.not_pending, refusal.pending, refusal.answered, finished=refusal.finished
+    )
+    return ApplicationError(
+        message, to_data(refusal), type=CONFIRMATION_REFUSED, non_retryable=True
     )
 
 
