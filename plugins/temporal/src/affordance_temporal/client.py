@@ -20,7 +20,7 @@ from temporalio.client import (
     WorkflowUpdateFailedError,
 )
 from temporalio.exceptions import ApplicationError
-from temporalio.service import RPCError
+from temporalio.service import RPCError, RPCStatusCode
 
 from affordance import PromptResponse, SectionPath, SectionVisibility
 from affordance.runtime.confirmation import Confirmation, PendingConfirmation
@@ -170,6 +170,13 @@ class DurableRunHandle:
             if refused is None:
                 raise
             raise refused from None
+        except RPCError as error:
+            if error.status != RPCStatusCode.NOT_FOUND:
+                raise
+            # the run closed (or never was) while the answers were on their way: none taken
+            raise ConfirmationRefusedError(
+                self.workflow_id, not_pending=sorted(answers), finished=True
+            ) from None
 
     async def settled(self) -> Settled:
         """Wait until the run waits for answers or has finished (an update: returns at once
