@@ -68,6 +68,9 @@ class PromptEvaluationError(AffordanceError):
     """An evaluation could not complete: the provider failed, or its answer was unusable.
 
     Tool failures never raise this; they go back to the model as failed tool results.
+    ``transient`` says another attempt of the same request may succeed: the provider was
+    rate-limited, overloaded or failed on its side, or the request was lost on the way before
+    an answer (set by the adapters, after their own retries; a durable run retries on it).
     """
 
     def __init__(
@@ -80,8 +83,10 @@ class PromptEvaluationError(AffordanceError):
         status: int | None = None,
         request_id: str | None = None,
         raw_text: str | None = None,
+        transient: bool = False,
     ) -> None:
         self.message = message
+        self.transient = transient
         self.prompt_name = prompt_name
         self.phase = phase
         self.provider = provider

@@ -1,4 +1,5 @@
-"""``stainless_error``: one mapping for the SDKs that share Stainless's exception classes.
+"""``stainless_error``: one mapping for the SDKs that share Stainless's exception classes, and
+which of its errors are transient (another attempt may succeed: what a durable run retries).
 
 The plugins' tests drive it through the real ``openai`` and ``anthropic`` SDKs over HTTP; here
 a package with the same four classes shows the mapping without either SDK installed."""
@@ -7,7 +8,10 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 from affordance.adapters.errors import stainless_error
+from affordance.errors import PromptEvaluationError
 
 
 class APIError(Exception):
@@ -85,3 +89,31 @@ def test_other_sdk_errors_keep_their_message_and_anything_else_is_a_client_error
 
     assert str(event).startswith("acme failed: stream error event")
     assert str(other).startswith("the acme client could not be used: no API key")
+
+
+def _mapped(error: BaseException) -> object:
+    return stainless_error(SDK, error, provider="acme", prompt_name="p", max_retries=0)
+
+
+@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504, 529])
+def test_rate_limits_server_errors_and_overload_are_transient(status: int) -> None:
+    error = _mapped(APIStatusError("failed", status, None))
+
+    assert isinstance(error, PromptEvaluationError)
+    assert error.transient
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 413, 422, 200])
+def test_other_statuses_are_final(status: int) -> None:
+    error = _mapped(APIStatusError("failed", status, None))
+
+    assert isinstance(error, PromptEvaluationError)
+    assert not error.transient
+
+
+def test_a_lost_connection_or_a_timeout_is_transient_and_other_sdk_failures_are_not() -> None:
+    assert getattr(_mapped(APIConnectionError("connection reset")), "transient", None) is True
+    assert getattr(_mapped(APITimeoutError("timed out")), "transient", None) is True
+    assert getattr(_mapped(APIError("an error event")), "transient", None) is False
+    assert getattr(_mapped(RuntimeError("no api key")), "transient", None) is False
+    assert not PromptEvaluationError("failed").transient

@@ -134,6 +134,7 @@ def test_once_the_budget_is_spent_the_error_carries_status_and_request_id(
     error = info.value
     assert (error.provider, error.status, error.request_id) == ("google", 503, "req-9")
     assert error.phase == "request"
+    assert error.transient  # another attempt may succeed: a durable run goes on trying
     assert "after 3 attempts" in error.message
     assert "UNAVAILABLE: overloaded" in error.message
     assert "overloaded" in (error.raw_text or "")
@@ -149,6 +150,7 @@ def test_a_client_error_is_not_retried(
         make_adapter().evaluate(prompt)
 
     assert info.value.status == 400
+    assert not info.value.transient
     assert "INVALID_ARGUMENT: bad schema" in info.value.message
     assert clock.sleeps == []
 
@@ -185,6 +187,7 @@ def test_a_timeout_is_retried_and_then_reported(
         run(adapter, prompt, mode)
 
     assert info.value.provider == "google"
+    assert info.value.transient
     assert "after 2 attempts" in info.value.message
     assert len(server.requests) == 2
 

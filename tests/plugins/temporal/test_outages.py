@@ -7,7 +7,6 @@ only one); an error that is not transient ends the run at once; an outage longer
 from __future__ import annotations
 
 import asyncio
-import importlib
 import math
 import threading
 import time
@@ -22,7 +21,7 @@ from temporalio.client import Client
 
 from affordance import PromptEvaluationError, PromptResponse
 from affordance_temporal import RunOptions, durable_worker, start_run
-from affordance_temporal.outages import is_transient, retry_delay, single_attempt
+from affordance_temporal.outages import retry_delay, single_attempt
 from affordance_temporal.testing import DevServer
 
 openai = pytest.importorskip("openai")
@@ -214,37 +213,7 @@ def test_an_outage_longer_than_the_limit_or_the_deadline_ends_the_run_saying_so(
     assert attempts == [len(requests)]
 
 
-# -- what is transient, and one attempt per request ----------------------------------------------
-
-
-def failure(status: int | None = None, cause: BaseException | None = None) -> PromptEvaluationError:
-    error = PromptEvaluationError("failed", provider="p", status=status)
-    error.__cause__ = cause
-    return error
-
-
-@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504, 529])
-def test_rate_limits_server_errors_and_timeouts_are_transient(status: int) -> None:
-    assert is_transient(failure(status))
-
-
-@pytest.mark.parametrize("status", [400, 401, 403, 404, 413, 422, 200])
-def test_other_statuses_are_final(status: int) -> None:
-    assert not is_transient(failure(status))
-
-
-def test_a_lost_connection_or_a_timeout_is_transient_and_other_sdk_failures_are_not() -> None:
-    from affordance.adapters.stainless import http_response_class
-
-    transport = importlib.import_module(http_response_class(openai.DefaultHttpxClient).__module__)
-    request = transport.Request("POST", "http://127.0.0.1/v1/responses")
-
-    assert is_transient(failure(cause=openai.APIConnectionError(request=request)))
-    assert is_transient(failure(cause=openai.APITimeoutError(request=request)))
-    assert is_transient(failure(cause=ConnectionResetError()))
-    assert not is_transient(failure(cause=openai.OpenAIError("no api key")))
-    assert not is_transient(failure(cause=RuntimeError("a bug")))
-    assert not is_transient(failure())
+# -- Temporal's waits, and one attempt per request ---------------------------------------------
 
 
 def test_temporals_wait_after_each_attempt_doubles_up_to_the_maximum() -> None:

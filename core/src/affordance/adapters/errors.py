@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from affordance.adapters.decoding import cut
+from affordance.adapters.retry import transient_status
 from affordance.errors import PromptEvaluationError
 
 __all__ = [
@@ -67,7 +68,8 @@ def status_error(
     response: object = None,
     retried: str = "",
 ) -> PromptEvaluationError:
-    """The provider answered an HTTP error the SDK did not (or no longer) retry."""
+    """The provider answered an HTTP error the SDK did not (or no longer) retry; transient
+    when the status is one worth another attempt (``retry.transient_status``)."""
     return PromptEvaluationError(
         f"{provider} answered HTTP {status}: {detail}{retried}",
         prompt_name=prompt_name,
@@ -75,6 +77,7 @@ def status_error(
         status=status,
         request_id=request_id,
         raw_text=cut(response_text(response)) if response is not None else None,
+        transient=transient_status(status),
     )
 
 
@@ -86,13 +89,15 @@ def transport_error(
     cause: BaseException | None = None,
     retried: str = "",
 ) -> PromptEvaluationError:
-    """The request timed out, or the connection failed before an answer came."""
+    """The request timed out, or the connection failed before an answer came (transient)."""
     if timed_out:
         message = f"the {provider} request timed out{retried}"
     else:
         detail = f": {type(cause).__name__}: {cause}" if cause is not None else ""
         message = f"could not complete the {provider} request{detail}{retried}"
-    return PromptEvaluationError(message, prompt_name=prompt_name, provider=provider)
+    return PromptEvaluationError(
+        message, prompt_name=prompt_name, provider=provider, transient=True
+    )
 
 
 def sdk_error(

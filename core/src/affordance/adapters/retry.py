@@ -30,10 +30,12 @@ from affordance.clock import Clock, Deadline
 
 __all__ = [
     "NO_REQUEST_RETRIES",
+    "RETRIED_STATUSES",
     "RequestRetryPolicy",
     "Transient",
     "awith_retries",
     "retry_after_seconds",
+    "transient_status",
     "with_retries",
 ]
 
@@ -67,6 +69,15 @@ class RequestRetryPolicy:
 
 
 NO_REQUEST_RETRIES = RequestRetryPolicy(max_retries=0)
+
+RETRIED_STATUSES = frozenset({408, 409, 429})
+"""Besides every status from 500 up (529, Anthropic's "overloaded", included): the statuses
+worth another attempt, as the Stainless SDKs (openai, anthropic) retry them."""
+
+
+def transient_status(status: int) -> bool:
+    """Whether an HTTP error status is worth another attempt (:data:`RETRIED_STATUSES`, 5xx)."""
+    return status in RETRIED_STATUSES or status >= 500
 
 
 @dataclass(frozen=True, slots=True)

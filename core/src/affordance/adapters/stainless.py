@@ -33,14 +33,12 @@ from affordance.adapters.retry import (
     Transient,
     awith_retries,
     retry_after_seconds,
+    transient_status,
     with_retries,
 )
 from affordance.clock import Deadline
 
 __all__ = ["JsonPost", "bounded_timeout", "http_response_class"]
-
-_RETRIED_STATUSES = frozenset({408, 409, 429})
-"""Besides every status from 500 up: the statuses the Stainless SDKs retry."""
 
 _MAX_SERVER_WAIT = 120.0
 """The longest server-requested wait honoured (the openai SDK's limit); a longer one is final."""
@@ -143,9 +141,7 @@ class JsonPost:
         if headers is None or not isinstance(status, int):
             return None
         verdict = headers.get("x-should-retry")
-        if verdict == "false" or (
-            verdict != "true" and status not in _RETRIED_STATUSES and status < 500
-        ):
+        if verdict == "false" or (verdict != "true" and not transient_status(status)):
             return None
         return Transient(f"HTTP {status}", _server_wait(headers))
 

@@ -159,11 +159,18 @@ def provider_error(error: Exception, attempts: int, *, prompt_name: str) -> Prom
             status=error.code,
             request_id=request_id_of(headers),
             raw_text=cut(_body_text(error)),
+            transient=classify(error) is not None,
         )
     if _is_transport(error):
         message = f"the google request failed{tried}: {type(error).__name__}: {error}"
-    else:  # configuration: no API key, a bad base URL, an SDK refusing the request
-        message = f"the google client could not send the request: {type(error).__name__}: {error}"
+        return PromptEvaluationError(
+            message,
+            prompt_name=prompt_name,
+            provider=PROVIDER,
+            transient=classify(error) is not None,
+        )
+    # configuration: no API key, a bad base URL, an SDK refusing the request
+    message = f"the google client could not send the request: {type(error).__name__}: {error}"
     return PromptEvaluationError(message, prompt_name=prompt_name, provider=PROVIDER)
 
 

@@ -62,7 +62,7 @@ from affordance_temporal.errors import (
     evaluation_error_details,
 )
 from affordance_temporal.names import MODEL_ACTIVITY, RETRYABLE_TOOL_FAILURE, TOOL_ACTIVITY
-from affordance_temporal.outages import is_transient, retry_delay, single_attempt
+from affordance_temporal.outages import retry_delay, single_attempt
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import encode_result
 
@@ -249,7 +249,7 @@ def _outages(call: ModelCall) -> Iterator[None]:
     try:
         yield
     except PromptEvaluationError as error:
-        if not is_transient(error):
+        if not error.transient:
             raise
         info = activity.info()
         delay = retry_delay(info.retry_policy, info.attempt)

@@ -1,11 +1,11 @@
-"""Provider outages in a durable run: which failures of a model request are worth another
-attempt, and the adapter that sends each attempt once, so that Temporal's retry policy is the
-only one.
+"""Provider outages in a durable run: the adapter that sends each attempt once, so that
+Temporal's retry policy is the only one, and the wait Temporal makes between attempts.
 
 An adapter's own retries (the SDK client's ``max_retries``, a ``RequestRetryPolicy``) hold a
 worker slot while they wait, are lost with the worker and never show in the run's history;
 and they give up after seconds. Inside the model activity each request is sent once
-(:func:`single_attempt`), and a transient failure (:func:`is_transient`) fails the attempt for
+(:func:`single_attempt`), and a transient failure (``PromptEvaluationError.transient``, which
+the adapters set: 408, 409, 429, 5xx, a lost connection or a timeout) fails the attempt for
 Temporal to retry with its backoff, until the run's deadline or ``provider_outage_limit``.
 """
 
@@ -16,53 +16,11 @@ from typing import Any
 
 from temporalio.common import RetryPolicy as TemporalRetryPolicy
 
-from affordance import Evaluator, PromptEvaluationError
+from affordance import Evaluator
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.retry import NO_REQUEST_RETRIES, RequestRetryPolicy
 
-__all__ = ["TRANSIENT_STATUSES", "is_transient", "retry_delay", "single_attempt"]
-
-TRANSIENT_STATUSES = frozenset({408, 409, 429})
-"""Besides every status from 500 up (529, Anthropic's "overloaded", included): the statuses
-the provider SDKs retry themselves."""
-
-_CONNECTION_FAILURES = frozenset(
-    {
-        "APIConnectionError",  # openai, anthropic (their APITimeoutError is one)
-        "TimeoutException",  # httpx, httpx2 (the Google SDK's transport)
-        "NetworkError",
-        "RemoteProtocolError",
-        "ClientConnectionError",  # aiohttp
-        "ServerTimeoutError",
-    }
-)
-"""Exception classes (by name: the plugin imports no provider SDK) of a request that lost its
-connection or timed out, as the SDKs raise them."""
-
-
-def is_transient(error: PromptEvaluationError) -> bool:
-    """Whether another attempt may succeed: the provider answered 408, 409, 429 or 5xx, or the
-    request failed on the way (connection lost, timed out) before any answer. Anything else —
-    400, 401, 404, a body that does not parse — is final."""
-    status = error.status
-    if status is not None:
-        return status in TRANSIENT_STATUSES or status >= 500
-    return error.phase == "request" and _connection_failure(error)
-
-
-def _connection_failure(error: BaseException) -> bool:
-    """Whether the causes of ``error`` (the SDK's exception the adapter mapped) include a lost
-    connection or a timeout."""
-    seen: set[int] = set()
-    cause = error.__cause__ or error.__context__
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, (TimeoutError, ConnectionError)):
-            return True
-        if any(kind.__name__ in _CONNECTION_FAILURES for kind in type(cause).__mro__):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
+__all__ = ["retry_delay", "single_attempt"]
 
 
 def retry_delay(policy: TemporalRetryPolicy | None, attempt: int) -> float:
