@@ -4,6 +4,8 @@ The context a handler receives (``ToolContext``, ``ToolHandler``) belongs to the
 builds it: ``affordance.runtime.context``.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from affordance.tools.decorator import tool
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolConfig, HostedToolOutput
 from affordance.tools.result import ToolRenderableResult, ToolResult
@@ -11,10 +13,13 @@ from affordance.tools.retry import RetryPolicy
 from affordance.tools.tool import Tool, ToolExample
 
 __all__ = [
+    "MAX_WARNINGS",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",
     "HostedToolOutput",
+    "ItemReader",
+    "Position",
     "RetryPolicy",
     "Tool",
     "ToolExample",
@@ -22,3 +27,18 @@ __all__ = [
     "ToolResult",
     "tool",
 ]
+
+_HOSTED_ITEMS = frozenset({"MAX_WARNINGS", "ItemReader", "Position"})
+
+if TYPE_CHECKING:
+    from affordance.tools.hosted_items import MAX_WARNINGS, ItemReader, Position
+
+
+def __getattr__(name: str) -> Any:
+    """What hosted-tool codecs read responses with, imported on first use (it brings
+    ``logging``, which the prompt API does not load)."""
+    if name in _HOSTED_ITEMS:
+        from affordance.tools import hosted_items
+
+        return getattr(hosted_items, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from affordance.tools import ItemReader, Position
 from affordance.tools.hosted import HostedTool
-from affordance.tools.hosted_items import ItemReader, Position
 from affordance_code_interpreter._wire import string, unique_files
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured
