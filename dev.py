@@ -2,8 +2,11 @@
 """Developer entry point: sets up .venv with only python3 and pip, then runs the task.
 
     python3 dev.py demo    the offline demo (installs just the core)
-    python3 dev.py test    the full suite: lint, types, the tox matrix, then every test
+    python3 dev.py test    the full suite: lint, types, the tox matrix and every test; ends with
+                           one verdict line, and fails when a matrix environment was skipped
+                           (a Python missing) unless given --allow-incomplete
     python3 dev.py check   the quick loop: lint (ruff, import layers), types, every test
+    python3 dev.py dist    wheels and sdists of every distribution into dist/, twine-checked
     python3 dev.py compat  run the tox matrix, then regenerate specs/COMPATIBILITY.md from it
     python3 dev.py faults  regenerate the fault matrix of specs/RELIABILITY.md from its tests' data
     python3 dev.py bench   a full benchmark run, published: bench/published.json and the README's
@@ -12,28 +15,47 @@
 
 The virtual environment is refreshed whenever a pyproject.toml or requirements-dev.txt
 changes. Everything after the task name is passed to the tool it runs (pytest for test/check).
+In `test`, the main pytest run and mypy run beside the tox matrix (their output is kept in
+.tox/logs and shown when each ends): the machine's cores are busy, not waiting on one step.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "ci"))
+
+from dev_steps import (  # noqa: E402 - ci/ holds the steps; on the path from here on
+    ALLOW_INCOMPLETE,
+    Step,
+    StepResult,
+    banner,
+    beside,
+    matrix_result,
+    matrix_summary,
+    pytest_result,
+    read_matrix_result,
+    verdict,
+)
+
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".affordance-setup"
-WHEELS = ROOT / "dist" / "wheels"
+DIST = ROOT / "dist"
+SAMPLES = DIST / "samples"
+LOGS = ROOT / ".tox" / "logs"
 MATRIX_RESULT = ROOT / ".tox" / "matrix-result.json"
+PYTEST_REPORT = LOGS / "pytest.xml"
 PYENV_PYTHONS = ("3.11.7", "3.10.13", "3.12.1", "3.13.0")
 TOX_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 
@@ -47,6 +69,7 @@ def main(argv: list[str]) -> int:
         "demo": demo,
         "test": test,
         "check": check,
+        "dist": dist,
         "compat": compat,
         "faults": faults,
         "bench": bench,
@@ -68,23 +91,48 @@ def demo(rest: list[str]) -> int:
 
 def setup_only(rest: list[str]) -> int:
     ensure_venv(full=True)
+    sys.stdout.write(
+        "\n.venv is ready. Next:\n"
+        "  python3 dev.py demo     the offline demo\n"
+        "  python3 dev.py check    the quick loop: lint, types, every test\n"
+        "  python3 dev.py test     everything, the tox matrix included (what CI runs)\n"
+    )
     return 0
 
 
 def check(rest: list[str]) -> int:
+    """Lint, then mypy beside pytest (pytest's output live, mypy's shown when it ends)."""
+    started = time.monotonic()
     ensure_venv(full=True)
-    for step in (lint, typecheck):
-        if code := step():
-            return code
-    return pytest(rest)
+    results = lint()
+    if all(r.passed for r in results):
+        with beside([typecheck_step()], logs=LOGS, cwd=ROOT) as others:
+            results.append(pytest(rest, report=PYTEST_REPORT))
+        results[-1:-1] = others
+    return conclude("check", results, started, allow_incomplete=False)
 
 
 def test(rest: list[str]) -> int:
+    """Lint; then the tox matrix, with mypy and the main pytest run beside it."""
+    started = time.monotonic()
+    allow_incomplete = ALLOW_INCOMPLETE in rest
+    rest = [arg for arg in rest if arg != ALLOW_INCOMPLETE]
     ensure_venv(full=True)
-    for step in (lint, typecheck, matrix):
-        if code := step():
-            return code
-    return pytest(rest)
+    results = lint()
+    if all(r.passed for r in results):
+        steps = [typecheck_step(), pytest_step(rest)]
+        with beside(steps, logs=LOGS, cwd=ROOT) as others:
+            results.append(matrix())
+        results += others
+    return conclude("test", results, started, allow_incomplete=allow_incomplete)
+
+
+def dist(rest: list[str]) -> int:
+    """A wheel and an sdist of every distribution of the workspace into dist/, twine-checked."""
+    ensure_venv(full=True)
+    built = build_distributions()
+    sys.stdout.write("".join(f"  {path.relative_to(ROOT)}\n" for path in built))
+    return 0
 
 
 def bench(rest: list[str]) -> int:
@@ -96,9 +144,9 @@ def bench(rest: list[str]) -> int:
 def compat(rest: list[str]) -> int:
     """The matrix, then specs/COMPATIBILITY.md written from its results (never by hand)."""
     ensure_venv(full=True)
-    code = matrix()
+    result = matrix()
     written = run([str(PYTHON), str(ROOT / "ci" / "compat.py")])
-    return code or written
+    return written or (0 if result.passed else 1)
 
 
 def faults(rest: list[str]) -> int:
@@ -107,44 +155,76 @@ def faults(rest: list[str]) -> int:
     return run([str(PYTHON), str(ROOT / "ci" / "fault_matrix.py")])
 
 
-def lint() -> int:
+# -- steps -------------------------------------------------------------------------------------
+
+
+def lint() -> list[StepResult]:
     banner("ruff")
-    code = run([str(BIN / "ruff"), "check", "."]) or run(
+    ruff = run([str(BIN / "ruff"), "check", "."]) or run(
         [str(BIN / "ruff"), "format", "--check", "."]
     )
-    if code:
-        return code
-    banner("import layers (lint-imports)")
-    return run([str(BIN / "lint-imports")])
+    results = [StepResult("ruff", ruff == 0)]
+    if ruff == 0:
+        banner("import layers (lint-imports)")
+        results.append(StepResult("import layers", run([str(BIN / "lint-imports")]) == 0))
+    return results
 
 
-def typecheck() -> int:
-    banner("mypy (strict)")
-    return run([str(BIN / "mypy")])
+def typecheck_step() -> Step:
+    return Step("mypy", [str(BIN / "mypy")])
 
 
-def pytest(rest: list[str]) -> int:
+def pytest_command(rest: Sequence[str], report: Path) -> list[str]:
+    return [
+        *(str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+        f"--junit-xml={report}",
+        *rest,
+    ]
+
+
+def pytest_step(rest: Sequence[str]) -> Step:
+    return Step("pytest", pytest_command(rest, PYTEST_REPORT), report=PYTEST_REPORT)
+
+
+def pytest(rest: Sequence[str], *, report: Path) -> StepResult:
     banner("pytest")
-    code = run([str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", *rest])
-    return 0 if code == 5 and rest else code  # 5: a filter selected no test
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.unlink(missing_ok=True)
+    return pytest_result("pytest", run(pytest_command(rest, report)), report)
 
 
-def matrix() -> int:
+def conclude(
+    task: str, results: Sequence[StepResult], started: float, *, allow_incomplete: bool
+) -> int:
+    """Print the one closing verdict line; the exit code that goes with it."""
+    expected = ["ruff", "import layers", "mypy", *(["tox matrix"] if task == "test" else [])]
+    line, passed = verdict(
+        task,
+        results,
+        time.monotonic() - started,
+        expected=[*expected, "pytest"],
+        allow_incomplete=allow_incomplete,
+    )
+    banner("verdict")
+    sys.stdout.write(line + "\n")
+    return 0 if passed else 1
+
+
+def matrix() -> StepResult:
     """The tox matrix: every Python the machine has, core and each plugin's SDK floor/latest."""
     banner("tox matrix")
-    build_wheels()
+    build_distributions()
+    build_samples()
     env = dict(os.environ)
     # pyenv exposes a python3.X command only for the versions listed here (all of them).
     env["PYENV_VERSION"] = ":".join(PYENV_PYTHONS)
     env["UV_PYTHON_DOWNLOADS"] = "never"
-    env["UV_FIND_LINKS"] = str(WHEELS)
+    env["UV_FIND_LINKS"] = f"{DIST},{SAMPLES}"
     missing = [v for v in TOX_PYTHONS if shutil.which(f"python{v}", path=env.get("PATH")) is None]
-    if missing and env.get("CI"):
-        sys.stderr.write(f"CI needs Python {', '.join(missing)} for the matrix\n")
-        return 1
     # The workspace wheels keep their version between builds: drop them from uv's cache and
     # recreate the envs, so every run tests the code as it is now.
-    names = [wheel.name.split("-")[0] for wheel in WHEELS.glob("*.whl")]
+    wheels = [*DIST.glob("*.whl"), *SAMPLES.glob("*.whl")]
+    names = [wheel.name.split("-")[0] for wheel in wheels]
     run([str(BIN / "uv"), "cache", "clean", "--quiet", *names], env=env)
     command = [str(BIN / "tox"), "run-parallel", "--recreate", "--parallel", "2"]
     command += ["--parallel-no-spinner", "--result-json", str(MATRIX_RESULT)]
@@ -156,60 +236,7 @@ def matrix() -> int:
     code = run(command, env=env)
     outcomes = read_matrix_result(MATRIX_RESULT)
     sys.stdout.write(matrix_summary(outcomes, missing))
-    if code == 0 and env.get("CI") and (not outcomes or any(not o.ran for o in outcomes)):
-        return 1  # tox calls a run with skipped envs a success; CI needs every one of them
-    return code
-
-
-@dataclass(frozen=True)
-class EnvOutcome:
-    """One tox environment of a matrix run: whether it ran (not skipped) and passed."""
-
-    name: str
-    ran: bool
-    passed: bool
-
-
-def read_matrix_result(path: Path) -> list[EnvOutcome]:
-    """The environments of tox's ``--result-json`` journal; none if tox wrote no journal.
-
-    An environment without a result never ran (tox was interrupted first): it counts as
-    skipped, like one whose interpreter is missing.
-    """
-    try:
-        journal = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    outcomes = []
-    for name, entry in sorted(journal.get("testenvs", {}).items()):
-        result = entry.get("result") if isinstance(entry, dict) else None
-        if not isinstance(result, dict) or result.get("skipped", False):
-            outcomes.append(EnvOutcome(name, ran=False, passed=False))
-        else:
-            outcomes.append(EnvOutcome(name, ran=True, passed=bool(result.get("success"))))
-    return outcomes
-
-
-def matrix_summary(outcomes: Sequence[EnvOutcome], missing: Sequence[str]) -> str:
-    """What the matrix covered, said plainly after tox's own report (which calls a run with
-    skipped environments a success)."""
-    if not outcomes:
-        return "tox matrix: tox wrote no result; see its output above\n"
-    ran = [o for o in outcomes if o.ran]
-    failed = [o.name for o in ran if not o.passed]
-    skipped = [o.name for o in outcomes if not o.ran]
-    if failed:
-        verdict = f"{len(failed)} failed ({', '.join(failed)})"
-    elif not ran:
-        verdict = "nothing was tested"
-    else:
-        verdict = "all that ran passed" if skipped else "all passed"
-    lines = [f"tox matrix: {len(ran)} of {len(outcomes)} environments ran; {verdict}"]
-    if skipped:
-        why = f" (Python {', '.join(missing)} not found)" if missing else ""
-        lines.append(f"tox matrix: {len(skipped)} skipped: {', '.join(skipped)}{why}")
-        lines.append("tox matrix: INCOMPLETE - the skipped environments were not tested")
-    return "\n".join(lines) + "\n"
+    return matrix_result(code, outcomes, missing)
 
 
 # -- environment -------------------------------------------------------------------------------
@@ -252,25 +279,48 @@ def ensure_venv(*, full: bool) -> None:
     STAMP.write_text(fingerprint(full) + "\n")
 
 
-def build_wheels() -> None:
-    """Wheels of the workspace and of the sample third-party plugins (tests/fixtures/plugins)
-    for tox to install: real metadata, real entry points."""
-    shutil.rmtree(WHEELS, ignore_errors=True)
-    WHEELS.mkdir(parents=True)
+def build_distributions() -> list[Path]:
+    """A wheel and an sdist of every workspace distribution into dist/ (what was there
+    before is replaced), checked with ``twine check --strict``; the files built."""
+    for old in (*DIST.glob("*.whl"), *DIST.glob("*.tar.gz")):
+        old.unlink()
+    DIST.mkdir(exist_ok=True)
+    for project in workspace_distributions():
+        build = [str(PYTHON), "-m", "hatchling", "build", "-t", "wheel", "-t", "sdist"]
+        if run([*build, "-d", str(DIST)], cwd=project, quiet=True):
+            raise SystemExit(f"building {project.relative_to(ROOT)} failed")
+    built = sorted((*DIST.glob("*.whl"), *DIST.glob("*.tar.gz")))
+    if run([str(BIN / "twine"), "check", "--strict", *map(str, built)], quiet=True):
+        raise SystemExit("twine check failed on the distributions above")
+    return built
+
+
+def build_samples() -> None:
+    """Wheels of the sample third-party plugins (tests/fixtures/plugins) into dist/samples,
+    for the matrix's discovery env: real metadata, real entry points."""
+    shutil.rmtree(SAMPLES, ignore_errors=True)
+    SAMPLES.mkdir(parents=True)
     command = [str(PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
     samples = sorted(p.parent for p in (ROOT / "tests/fixtures/plugins").glob("*/pyproject.toml"))
-    paths = [str(p) for p in (*workspace_distributions(), *samples)]
-    if run([*command, "--wheel-dir", str(WHEELS), *paths]):
-        raise SystemExit("building the workspace wheels failed")
+    if run([*command, "--wheel-dir", str(SAMPLES), *map(str, samples)]):
+        raise SystemExit("building the sample plugins' wheels failed")
 
 
-def run(command: list[str], env: dict[str, str] | None = None) -> int:
-    return subprocess.call(command, cwd=ROOT, env=env)
-
-
-def banner(text: str) -> None:
-    sys.stdout.write(f"\n== {text}\n")
-    sys.stdout.flush()
+def run(
+    command: list[str],
+    env: dict[str, str] | None = None,
+    *,
+    cwd: Path = ROOT,
+    quiet: bool = False,
+) -> int:
+    """Run ``command``; ``quiet`` shows its output only if it fails."""
+    if not quiet:
+        return subprocess.call(command, cwd=cwd, env=env)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+    if done.returncode:
+        sys.stdout.buffer.write(done.stdout + done.stderr)
+        sys.stdout.flush()
+    return done.returncode
 
 
 if __name__ == "__main__":

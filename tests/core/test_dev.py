@@ -1,9 +1,11 @@
-"""``dev.py``'s matrix summary: a run with skipped environments never reads as a plain success."""
+"""``dev.py``'s steps and verdict: a run with skipped environments never reads as a plain
+success, and the last line says what ran, what was skipped, and whether it passed."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -81,36 +83,130 @@ def test_no_journal_is_said_plainly(dev, tmp_path):
     assert dev.matrix_summary([], []) == "tox matrix: tox wrote no result; see its output above\n"
 
 
-@pytest.mark.parametrize(("ci", "code", "expected"), [("1", 0, 1), ("", 0, 0), ("1", 3, 3)])
-def test_skips_fail_the_matrix_under_ci(dev, tmp_path, monkeypatch, ci, code, expected):
-    """``matrix()`` with tox and the interpreter lookup replaced: only the exit code is checked."""
-    result = journal(tmp_path, {"py310-core": ok(skipped=True), "py311-core": ok()})
+JUNIT_SAMPLE = """
+import pytest
+
+def test_passes():
+    pass
+
+def test_fails():
+    assert False
+
+@pytest.mark.skip(reason="sample")
+def test_skipped():
+    pass
+"""
+
+
+def test_a_pytest_step_is_read_from_its_junit_report(dev, tmp_path):
+    """A real pytest run's report: one passed, one failed, one skipped."""
+    (tmp_path / "test_sample.py").write_text(JUNIT_SAMPLE, encoding="utf-8")
+    report = tmp_path / "report.xml"
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command += [f"--junit-xml={report}", "-o", "addopts=", str(tmp_path / "test_sample.py")]
+    code = subprocess.run(command, cwd=tmp_path, capture_output=True, check=False).returncode
+    result = dev.pytest_result("pytest", code, report)
+    assert (result.passed, result.detail) == (False, "1 failed, 1 passed, 1 skipped")
+
+
+def test_a_pytest_step_without_a_report_fails_saying_so(dev, tmp_path):
+    result = dev.pytest_result("pytest", 4, tmp_path / "none.xml")
+    assert (result.passed, result.detail) == (False, "exit code 4, no report")
+    assert dev.pytest_result("pytest", 5, tmp_path / "none.xml").passed  # nothing selected
+
+
+def test_the_verdict_names_every_step_and_passes_only_when_all_did(dev):
+    steps = ["ruff", "import layers", "mypy", "tox matrix", "pytest"]
+    results = [dev.StepResult(name, True) for name in steps[:3]]
+    results.append(dev.StepResult("tox matrix", True, "24 of 24 environments ran"))
+    results.append(dev.StepResult("pytest", True, "2,800 passed, 18 skipped"))
+    line, passed = dev.verdict("test", results, 312.4, expected=steps, allow_incomplete=False)
+    assert passed
+    assert line == (
+        "dev.py test: PASSED in 5m12s: ruff passed; import layers passed; mypy passed; "
+        "tox matrix passed (24 of 24 environments ran); pytest passed (2,800 passed, 18 skipped)"
+    )
+    failed = [*results[:4], dev.StepResult("pytest", False, "1 failed, 2,799 passed, 18 skipped")]
+    line, passed = dev.verdict("test", failed, 61, expected=steps, allow_incomplete=False)
+    assert not passed
+    assert line.startswith("dev.py test: FAILED in 1m01s: ")
+    assert line.endswith("pytest FAILED (1 failed, 2,799 passed, 18 skipped)")
+
+
+def test_a_step_that_never_ran_fails_the_verdict_by_name(dev):
+    results = [dev.StepResult("ruff", False)]
+    line, passed = dev.verdict(
+        "check",
+        results,
+        3,
+        expected=["ruff", "import layers", "mypy", "pytest"],
+        allow_incomplete=False,
+    )
+    assert not passed
+    assert (
+        line == "dev.py check: FAILED in 0m03s: ruff FAILED; not run: import layers, mypy, pytest"
+    )
+
+
+def skipping_matrix(dev, tmp_path, monkeypatch, *, code=0):
+    """``dev.py test`` on a machine without Python 3.10: lint and the packaging are set aside,
+    tox is replaced by its journal (py310-core skipped), mypy and pytest are real commands."""
+    journal_path = journal(tmp_path, {"py310-core": ok(skipped=True), "py311-core": ok()})
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
+    report = tmp_path / "pytest.xml"
+    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    pytest_command += ["-o", "addopts=", f"--junit-xml={report}", str(tmp_path / "test_one.py")]
+    monkeypatch.setattr(dev, "ensure_venv", lambda full: None)
+    monkeypatch.setattr(dev, "build_distributions", list)
+    monkeypatch.setattr(dev, "build_samples", lambda: None)
+    monkeypatch.setattr(dev, "LOGS", tmp_path / "logs")
     monkeypatch.setattr(dev, "MATRIX_RESULT", tmp_path / "written-by-tox.json")
-    monkeypatch.setattr(dev, "build_wheels", lambda: None)
+    monkeypatch.setattr(
+        dev, "lint", lambda: [dev.StepResult("ruff", True), dev.StepResult("import layers", True)]
+    )
+    monkeypatch.setattr(
+        dev, "typecheck_step", lambda: dev.Step("mypy", [sys.executable, "-c", "pass"])
+    )
+    monkeypatch.setattr(dev, "pytest_step", lambda rest: dev.Step("pytest", pytest_command, report))
     monkeypatch.setattr(
         dev.shutil, "which", lambda name, path=None: None if "3.10" in name else name
     )
 
-    def fake_run(command, env=None):
+    def fake_run(command, env=None, **kwargs):
         if "run-parallel" in command:
-            dev.MATRIX_RESULT.write_text(result.read_text(encoding="utf-8"), encoding="utf-8")
+            assert "--skip-missing-interpreters=true" in command
+            dev.MATRIX_RESULT.write_text(journal_path.read_text(encoding="utf-8"), encoding="utf-8")
             return code
         return 0
 
     monkeypatch.setattr(dev, "run", fake_run)
-    monkeypatch.setenv("CI", ci)
-    if ci:  # CI refuses to start without every Python: pretend 3.10 appeared after the check
-        monkeypatch.setattr(dev, "TOX_PYTHONS", ("3.11",))
-    assert dev.matrix() == expected
 
 
-def test_ci_refuses_to_start_the_matrix_without_every_python(dev, monkeypatch):
-    calls: list[list[str]] = []
-    monkeypatch.setattr(dev, "build_wheels", lambda: None)
-    monkeypatch.setattr(
-        dev.shutil, "which", lambda name, path=None: None if "3.10" in name else name
+def test_a_skipped_matrix_environment_fails_the_test_command_with_the_verdict_last(
+    dev, tmp_path, monkeypatch, capsys
+):
+    skipping_matrix(dev, tmp_path, monkeypatch)
+    assert dev.main(["test"]) == 1
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last.startswith("dev.py test: FAILED in ")
+    assert (
+        "tox matrix INCOMPLETE (1 of 2 environments ran; 1 skipped, Python 3.10 not found)" in last
     )
-    monkeypatch.setattr(dev, "run", lambda command, env=None: calls.append(command) or 0)
-    monkeypatch.setenv("CI", "1")
-    assert dev.matrix() == 1
-    assert not [c for c in calls if "run-parallel" in c]
+    assert "pytest passed (1 passed, 0 skipped)" in last
+    assert last.endswith("--allow-incomplete accepts skipped environments")
+
+
+def test_allow_incomplete_accepts_the_skipped_environments_and_says_so(
+    dev, tmp_path, monkeypatch, capsys
+):
+    skipping_matrix(dev, tmp_path, monkeypatch)
+    assert dev.main(["test", "--allow-incomplete"]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last.startswith("dev.py test: PASSED in ")
+    assert "tox matrix accepted incomplete (1 of 2 environments ran" in last
+
+
+def test_a_failing_matrix_fails_even_when_incomplete_is_allowed(dev, tmp_path, monkeypatch, capsys):
+    skipping_matrix(dev, tmp_path, monkeypatch, code=1)
+    assert dev.main(["test", "--allow-incomplete"]) == 1
+    assert "tox matrix FAILED" in capsys.readouterr().out.rstrip().splitlines()[-1]
