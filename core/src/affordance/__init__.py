@@ -72,6 +72,8 @@ _EXPORTS: dict[str, str] = {
     "Confirmation": "affordance.runtime.confirmation",
     "log_context": "affordance.runtime.log_context",
     "deny": "affordance.runtime.confirmation",
+    "declined_result": "affordance.runtime.confirmation",
+    "is_declined": "affordance.runtime.confirmation",
     "tool": "affordance.tools.decorator",
 }
 
@@ -130,7 +132,9 @@ __all__ = [
     "UnsupportedHostedConfigError",
     "__version__",
     "approve",
+    "declined_result",
     "deny",
+    "is_declined",
     "log_context",
     "tool",
 ]
@@ -167,7 +171,13 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
-    from affordance.runtime.confirmation import Confirmation, approve, deny
+    from affordance.runtime.confirmation import (
+        Confirmation,
+        approve,
+        declined_result,
+        deny,
+        is_declined,
+    )
     from affordance.runtime.context import ToolContext, ToolHandler
     from affordance.runtime.evaluator import Evaluator
     from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from entity_tools import LookupParams, make_prompt
 
-from affordance import PromptEvaluationError
+from affordance import PromptEvaluationError, ToolResult
 from affordance.runtime import (
     ConfirmationRequested,
     ConfirmationResolved,
@@ -18,7 +18,9 @@ from affordance.runtime import (
     Session,
     ToolInvoked,
     approve,
+    declined_result,
     deny,
+    is_declined,
 )
 from affordance.runtime.confirmation import Confirmation, answer_problems
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
@@ -88,6 +90,20 @@ def test_denying_reports_the_refusal_to_the_model():
     assert result.message == "The user declined to run 'delete'; it was not run. Reason: keep it"
     assert [(e.call_id, e.approved, e.message) for e in resolved] == [("del", False, "keep it")]
     assert sorted(e.call_id for e in invoked) == ["del", "look"]
+    assert result == declined_result("delete", "keep it")
+
+
+def test_a_declined_call_is_told_apart_from_a_failed_one_by_result_or_transcript_text():
+    adapter = scripted()
+    first = adapter.evaluate(PROMPT)
+    second = adapter.evaluate(PROMPT, session=first.session, confirmations={"del": deny()})
+    results = {r.call.id: r.result for r in second.tool_results}
+    assert is_declined(results["del"])
+    assert not is_declined(results["look"])  # it ran
+    assert not is_declined(ToolResult.error("Tool 'delete' timed out after 1s."))
+    told = [m.content for m in adapter.requests[1].messages if getattr(m, "call_id", "") == "del"]
+    assert [is_declined(text) for text in told] == [True]
+    assert not is_declined("The user asked to run 'delete'")
 
 
 def test_confirmations_need_the_suspended_session():

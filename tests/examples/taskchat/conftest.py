@@ -231,13 +231,15 @@ def tasks() -> Callable[[TestClient], list[dict[str, Any]]]:
 
 
 class LiveServer:
-    """A real uvicorn serving the app on a loopback port, in a thread of this process."""
+    """A real uvicorn serving the app on a loopback port (``0``: a free one), in a thread of
+    this process."""
 
-    def __init__(self, app: FastAPI) -> None:
+    def __init__(self, app: FastAPI, port: int = 0) -> None:
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+        self._socket.bind(("127.0.0.1", port))
+        self.port: int = self._socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
@@ -268,11 +270,12 @@ def held_model() -> type[HeldModel]:
 
 @pytest.fixture
 def live_server(make_app: AppFactory) -> Iterator[Callable[..., LiveServer]]:
-    """``live_server(**app_options)``: a started server over ``make_app(**app_options)``."""
+    """``live_server(port=0, **app_options)``: a started server over
+    ``make_app(**app_options)`` (on ``port``: a stopped server's, to restart it)."""
     servers: list[LiveServer] = []
 
-    def start(**options: Any) -> LiveServer:
-        servers.append(LiveServer(make_app(**options)).start())
+    def start(*, port: int = 0, **options: Any) -> LiveServer:
+        servers.append(LiveServer(make_app(**options), port).start())
         return servers[-1]
 
     yield start

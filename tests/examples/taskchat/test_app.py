@@ -74,6 +74,7 @@ def test_delete_waits_for_confirmation_and_runs_once_approved(
             "name": "delete_task",
             "success": True,
             "message": "Deleted task #1.",
+            "declined": False,
         }
     ]
     assert tasks(client) == []

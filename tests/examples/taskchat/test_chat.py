@@ -128,6 +128,7 @@ def test_confirmed_calls_are_kept_when_the_model_then_fails(
             "text": "Deleted task #1.",
             "name": "delete_task",
             "success": True,
+            "declined": False,
         }
         assert chat.say("what happened?")["reply"] == "it was deleted earlier"
     script.assert_complete()

@@ -87,6 +87,7 @@ def test_each_event_is_sent_as_it_happens_with_its_shape_then_the_reply(
                 "name": "create_task",
                 "success": True,
                 "message": "Created task #1.",
+                "declined": False,
                 "turn": 1,
             },
         ),
@@ -105,6 +106,7 @@ def test_each_event_is_sent_as_it_happens_with_its_shape_then_the_reply(
                         "name": "create_task",
                         "success": True,
                         "message": "Created task #1.",
+                        "declined": False,
                     }
                 ],
                 "pending_confirmations": [],
@@ -212,6 +214,7 @@ def test_a_deletion_is_held_for_confirmation_and_approved_through_the_stream(
             "name": "delete_task",
             "success": True,
             "message": "Deleted task #1.",
+            "declined": False,
             "turn": 2,
         },
     )
@@ -513,7 +516,13 @@ def test_a_client_that_leaves_after_approving_keeps_the_deletion_done_once(
 
     assert tasks["tasks"] == []
     assert history["pending_confirmations"] == []
-    deleted = {"role": "tool", "text": "Deleted task #1.", "name": "delete_task", "success": True}
+    deleted = {
+        "role": "tool",
+        "text": "Deleted task #1.",
+        "name": "delete_task",
+        "success": True,
+        "declined": False,
+    }
     assert history["messages"].count(deleted) == 1
     after_deletion = history["messages"][history["messages"].index(deleted) + 1 :]
     assert [m["role"] for m in after_deletion] == ["user", "tool", "assistant"]

@@ -1,9 +1,12 @@
-"""``taskchat serve`` and the choice of model: offline by default, clear errors otherwise."""
+"""``taskchat serve`` and the choice of model: offline by default, clear errors otherwise — a
+database it cannot open among them, in one line."""
 
 from __future__ import annotations
 
 import importlib.util
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,3 +98,62 @@ def test_serve_refuses_a_shutdown_grace_that_is_not_a_duration(
         f"shutdown_grace must be 0 or more seconds, got {float(grace)}" in capsys.readouterr().err
     )
     assert not database.exists()
+
+
+def _run_serve(*arguments: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``taskchat serve`` in a process of its own, as a person runs it."""
+    command = [sys.executable, "-c", "import sys; from taskchat.cli import main; sys.exit(main())"]
+    return subprocess.run(
+        [*command, "serve", "--port", "0", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)},
+    )
+
+
+_NO_PSYCOPG = pytest.mark.skipif(
+    importlib.util.find_spec("psycopg") is not None, reason="psycopg is installed here"
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        (
+            "postgres://u@h/db",
+            (
+                "SQLAlchemy has no database type 'postgres'; write postgresql:// instead of "
+                "postgres:// or pass another --database-url"
+            ),
+        ),
+        (
+            "sqlite:////no/such/folder/x.db",
+            "the folder /no/such/folder does not exist; create it or pass another --database-url",
+        ),
+        pytest.param(
+            "postgresql://u:secret@h/db",
+            "its driver, the Python module 'psycopg', is not installed; install it or pass "
+            "another --database-url",
+            marks=_NO_PSYCOPG,
+        ),
+        (
+            "not a url",
+            (
+                "it is not a SQLAlchemy URL (such as sqlite:////path/to/taskchat.db or "
+                "postgresql://user@host/taskchat); pass another --database-url"
+            ),
+        ),
+    ],
+)
+def test_serve_names_a_database_it_cannot_open_in_one_line_and_exits_2(
+    url: str, reason: str, tmp_path: Path
+) -> None:
+    done = _run_serve("--database-url", url, tmp_path=tmp_path)
+
+    assert done.returncode == 2
+    shown = url.replace(":secret@", ":***@")  # the password is not printed
+    assert done.stderr == f"taskchat: error: cannot open database {shown!r}: {reason}\n"
+    assert done.stdout == ""

@@ -1,4 +1,5 @@
-"""The schema check: a new database is created; any other schema version is refused."""
+"""The schema check: a new database is created; any other schema version is refused. The
+default database is in the user's data folder; a folder that does not exist is not made up."""
 
 from __future__ import annotations
 
@@ -7,8 +8,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from taskchat.database import SCHEMA_VERSION, SchemaError, open_database
+from taskchat.app import create_app
+from taskchat.database import (
+    SCHEMA_VERSION,
+    DatabaseUnavailableError,
+    SchemaError,
+    open_database,
+)
+from taskchat.settings import Settings
 from taskchat.store import TaskStore
 
 
@@ -87,3 +96,47 @@ def test_writers_wait_for_each_other_instead_of_failing(tmp_path: Path) -> None:
     database.close()
 
     assert errors == []
+
+
+# -- where the database is, and one that cannot be opened ------------------------------------------
+
+
+def test_the_default_database_is_in_the_users_data_folder(tmp_path: Path) -> None:
+    environ = {"XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}
+
+    assert Settings.from_env(environ).database_url == (
+        f"sqlite:///{tmp_path / 'data' / 'taskchat' / 'taskchat.db'}"
+    )
+    # unset, or relative (which the XDG rule ignores): ~/.local/share
+    home_data = f"sqlite:///{tmp_path / 'home' / '.local' / 'share' / 'taskchat' / 'taskchat.db'}"
+    assert Settings.from_env({"HOME": str(tmp_path / "home")}).database_url == home_data
+    assert Settings.from_env({**environ, "XDG_DATA_HOME": "data"}).database_url == home_data
+    given = Settings.from_env({**environ, "TASKCHAT_DATABASE_URL": "sqlite:///x.db"})
+    assert given.database_url == "sqlite:///x.db"
+
+
+def test_the_app_creates_the_data_folder_for_its_default_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for name in ("TASKCHAT_DATABASE_URL", "TASKCHAT_PROVIDER", "TASKCHAT_TEMPORAL"):
+        monkeypatch.delenv(name, raising=False)
+
+    with TestClient(create_app()) as client:
+        assert client.post("/api/v1/chat", json={"message": "add a task to a"}).status_code == 200
+
+    with sqlite3.connect(tmp_path / "data" / "taskchat" / "taskchat.db") as connection:
+        assert connection.execute("select title from tasks").fetchall() == [("A",)]
+
+
+def test_another_missing_folder_is_not_created(tmp_path: Path) -> None:
+    url = _url(tmp_path / "typo" / "x.db")
+
+    with pytest.raises(DatabaseUnavailableError) as raised:
+        open_database(url)
+
+    assert str(raised.value) == (
+        f"cannot open database {url!r}: the folder {tmp_path / 'typo'} does not exist; create "
+        "it or pass another --database-url"
+    )
+    assert not (tmp_path / "typo").exists()

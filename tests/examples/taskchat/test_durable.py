@@ -240,6 +240,7 @@ def test_the_stream_sends_a_durable_runs_events_once_it_has_settled(
         "name": "create_task",
         "success": True,
         "message": "Created task #1.",
+        "declined": False,
         "turn": 1,
     }
     assert events[3][1]["reply"] == "Created task #1 “Buy milk” (priority medium)."
@@ -337,6 +338,7 @@ def test_a_denied_deletion_leaves_the_task_and_the_model_reads_why(
         False,
         "The user declined to run 'delete_task'; it was not run. Reason: I still need it",
     )
+    assert result["declined"] is True  # declined in Temporal, told apart from a failure here
     assert [t["title"] for t in remaining] == ["Water the plants"]
     assert deletions() == []
 

@@ -59,6 +59,16 @@ def test_dates_are_read_relative_to_today(phrase: str, expected: str) -> None:
             "CreateTask",
             {"arguments": {"title": "Call mom", "eta": "2026-03-06"}},
         ),
+        (  # a plain day at the end is the due date, as the welcome page's example has it
+            "Add a task to buy milk tomorrow",
+            "CreateTask",
+            {"arguments": {"title": "Buy milk", "eta": "2026-03-03"}},
+        ),
+        (
+            "add a task to call the bank on friday",
+            "CreateTask",
+            {"arguments": {"title": "Call the bank", "eta": "2026-03-06"}},
+        ),
         (
             "mark buy milk as done",
             "UpdateTask",
@@ -114,6 +124,8 @@ def test_messages_become_intents(message: str, kind: str, fields: dict[str, Any]
     [
         ("list my tasks", {}, "standard", "eta_asc"),
         ("tasks", {}, "standard", "eta_asc"),
+        ("What's on my list?", {}, "standard", "eta_asc"),
+        ("what\u2019s on my plate", {}, "standard", "eta_asc"),
         ("show my completed tasks", {"status": ["completed"]}, "standard", "eta_asc"),
         (
             "what high-priority tasks are open?",

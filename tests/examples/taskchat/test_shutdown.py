@@ -197,6 +197,7 @@ def test_sigterm_lets_the_requests_in_flight_finish_then_exits_0(
                 "text": finished["reply"],
                 "name": None,
                 "success": None,
+                "declined": None,
             }
 
 

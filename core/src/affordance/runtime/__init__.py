@@ -1,7 +1,14 @@
 """The runtime: tool execution, the evaluation loop, events and sessions."""
 
 from affordance.prompt.disclosure import DisclosureRequest
-from affordance.runtime.confirmation import Confirmation, PendingConfirmation, approve, deny
+from affordance.runtime.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    approve,
+    declined_result,
+    deny,
+    is_declined,
+)
 from affordance.runtime.events import (
     ConfirmationRequested,
     ConfirmationResolved,
@@ -35,5 +42,7 @@ __all__ = [
     "ToolInvoked",
     "ToolPolicy",
     "approve",
+    "declined_result",
     "deny",
+    "is_declined",
 ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from affordance._fastinit import fast_init
+from affordance.tools.result import ToolResult
 
 __all__ = [
     "Confirmation",
@@ -14,8 +15,12 @@ __all__ = [
     "answer_problems",
     "approve",
     "arguments_of",
+    "declined_result",
     "deny",
+    "is_declined",
 ]
+
+_DECLINED = "The user declined to run "
 
 
 @fast_init
@@ -34,6 +39,21 @@ def approve() -> Confirmation:
 def deny(message: str = "") -> Confirmation:
     """Refuse the call; ``message`` is passed to the model as the reason."""
     return Confirmation(False, message)
+
+
+def declined_result(name: str, reason: str = "") -> ToolResult[None]:
+    """The result a call gets when the user denies it: a failure that says it was not run,
+    with the user's ``reason`` (``deny``'s message) for the model to read."""
+    why = f" Reason: {reason.strip()}" if reason.strip() else ""
+    return ToolResult.error(f"{_DECLINED}{name!r}; it was not run.{why}")
+
+
+def is_declined(result: ToolResult[Any] | str) -> bool:
+    """Whether a call's result was the user declining it, not a failure: from the result, or
+    from a tool message's text in a stored transcript (which keeps nothing else of it)."""
+    if isinstance(result, str):
+        return result.startswith(_DECLINED)
+    return not result.success and result.message.startswith(_DECLINED)
 
 
 @fast_init

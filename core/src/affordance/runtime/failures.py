@@ -70,11 +70,6 @@ def denied(name: str, reason: str) -> ToolResult[None]:
     return ToolResult.error(f"Tool {name!r} may not run: {reason}.")
 
 
-def not_confirmed(name: str, message: str) -> ToolResult[None]:
-    why = f" Reason: {message}" if message else ""
-    return ToolResult.error(f"The user declined to run {name!r}; it was not run.{why}")
-
-
 def no_handler(name: str) -> ToolResult[None]:
     return ToolResult.error(f"Tool {name!r} has no handler in this application.")
 

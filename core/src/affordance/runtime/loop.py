@@ -28,6 +28,7 @@ from affordance.runtime.confirmation import (
     PendingConfirmation,
     answer_problems,
     arguments_of,
+    declined_result,
 )
 from affordance.runtime.context import ToolContext
 from affordance.runtime.events import (
@@ -253,9 +254,7 @@ class Evaluation(Generic[OutputT]):
                 )
             )
             if not answer.approved:
-                slot.outcome = CallOutcome(
-                    prepared, failures.not_confirmed(call.name, answer.message)
-                )
+                slot.outcome = CallOutcome(prepared, declined_result(call.name, answer.message))
                 continue
             confirmed = self.executor.prepare(call, tools, confirmed=True)
             if confirmed.result is not None:

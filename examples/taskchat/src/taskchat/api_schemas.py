@@ -46,6 +46,9 @@ class ToolResultOut(BaseModel):
     name: str
     success: bool
     message: str
+    declined: bool = Field(
+        default=False, description="the user declined the call: it did not run (not a failure)"
+    )
 
 
 class PendingConfirmationOut(BaseModel):
@@ -72,7 +75,13 @@ class ChatResponse(BaseModel):
             conversation_id=reply.conversation_id,
             reply=reply.reply,
             tool_results=[
-                ToolResultOut(call_id=o.call_id, name=o.name, success=o.success, message=o.message)
+                ToolResultOut(
+                    call_id=o.call_id,
+                    name=o.name,
+                    success=o.success,
+                    message=o.message,
+                    declined=o.declined,
+                )
                 for o in reply.tool_results
             ],
             pending_confirmations=[
@@ -97,12 +106,14 @@ class TasksResponse(BaseModel):
 
 
 class TranscriptEntry(BaseModel):
-    """One line of a conversation as a person reads it."""
+    """One line of a conversation as a person reads it (``name``, ``success`` and ``declined``
+    for a tool call's result)."""
 
     role: Literal["user", "assistant", "tool"]
     text: str
     name: str | None = None
     success: bool | None = None
+    declined: bool | None = None
 
 
 class ConversationResponse(BaseModel):

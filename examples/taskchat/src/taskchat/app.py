@@ -2,10 +2,11 @@
 the chat page.
 
 Every error is JSON — ``{"error": {"code", "message", ...}}`` — with a 4xx status for a bad
-request and never a traceback; the streaming endpoint answers the same way until its stream
-has started, and with a final ``error`` event after. A server shutting down lets the chat
-requests in flight finish within its grace period, and cuts off the rest with a ``503
-shutting_down`` (``shutdown.py``).
+request and never a traceback, and every ``422`` lists its ``problems`` the same way
+(``request_problems.py``); the streaming endpoint answers the same way until its stream has
+started, and with a final ``error`` event after. A server shutting down lets the chat requests
+in flight finish within its grace period, and cuts off the rest with a ``503 shutting_down``
+(``shutdown.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from affordance import Evaluator, PromptTemplate, ToolExecutor
+from affordance import Evaluator, PromptTemplate, ToolExecutor, is_declined
 from affordance.adapters import AssistantMessage, ToolResultMessage, UserMessage
 from taskchat.api_schemas import (
     ChatRequest,
@@ -46,6 +47,7 @@ from taskchat.database import Database, open_database
 from taskchat.github import GitHubClient
 from taskchat.prompt import build_prompt
 from taskchat.providers import ProviderSetupError, build_adapter
+from taskchat.request_problems import problems_message, validation_problems
 from taskchat.settings import Settings
 from taskchat.shutdown import Shutdown
 from taskchat.store import TaskFilters, TaskStore
@@ -260,6 +262,7 @@ def _conversation_response(conversation: Conversation) -> ConversationResponse:
                     text=message.content.split("\n", 1)[0],
                     name=message.name,
                     success=not message.is_error,
+                    declined=message.is_error and is_declined(message.content),
                 )
             )
     pending = conversation.pending.calls if conversation.pending is not None else ()
@@ -284,14 +287,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = [
-            {"field": ".".join(str(part) for part in e.get("loc", ())), "problem": e.get("msg")}
-            for e in error.errors()
-        ]
         if any(e.get("type") == "json_invalid" for e in error.errors()):
             return _error(400, "invalid_json", "the request body is not valid JSON")
-        summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems)
-        return _error(422, "invalid_request", summary or "invalid request", problems=problems)
+        problems = validation_problems(error.errors(), request.headers.get("content-type"))
+        return _error(422, "invalid_request", problems_message(problems), problems=problems)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

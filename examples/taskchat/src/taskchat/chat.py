@@ -10,7 +10,8 @@ the next request.
 **Confirmations across restarts.** A destructive call suspends the run; the service stores the
 suspended turn and finishes it when the answers come, in this process or another
 (``suspended_turns.py``), then continues the evaluation with ``messages=`` the stored
-transcript plus the turn's results.
+transcript plus the turn's results. That is a new run, counting its turns from 1; its events
+are numbered after the answered turn's, so the turns a client hears only go up.
 
 **A request that does not finish** — the model fails, the deadline passes, or the task is
 cancelled because the streaming client went away — stores nothing of its run, so the
@@ -62,6 +63,7 @@ from taskchat.chat_replies import (
     ChatReply,
     ChatStarted,
     ToolOutcome,
+    renumbered,
     reply_text,
     tool_outcome,
 )
@@ -176,7 +178,7 @@ class ChatService:
                 answered=sorted(confirmations),
             )
         elif not message.strip():
-            raise InvalidChatRequestError("message must not be empty")
+            raise InvalidChatRequestError("body.message", "must not be empty")
 
         started = time.perf_counter()
         outcomes: list[ToolOutcome] = []
@@ -223,17 +225,24 @@ class ChatService:
             finishing = asyncio.ensure_future(
                 self._finisher.finish(conversation, confirmations, message, context, heard)
             )
+        # The run that continues an answered turn numbers its turns after that turn's.
+        before = conversation.pending.shown_turn if conversation.pending is not None else 0
+
+        def heard_in_run(event: ChatEvent) -> None:
+            heard(renumbered(event, before))
+
         try:
             opening: tuple[Message, ...] = (UserMessage(message),)
             if finishing is not None:
                 opening = await asyncio.shield(finishing)
             messages = (*conversation.messages, *opening)
             if self._durable is None:
-                response = await self._run_agent(context, messages, heard)
-                pending = suspended_turn(response, [o.as_message() for o in outcomes])
+                response = await self._run_agent(context, messages, heard_in_run)
+                results = [o.as_message() for o in outcomes]
+                pending = suspended_turn(response, results, turns_before=before)
                 settled = SettledRun(response.messages, pending, reply_text(response, pending))
             else:
-                settled = await self._durable.run(conversation.id, context, messages, heard)
+                settled = await self._durable.run(conversation.id, context, messages, heard_in_run)
         except BaseException:
             if finishing is not None:
                 # The confirmed calls ran (or finish now): keep their results, so they never

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from taskchat.request_problems import problems_message
+
 __all__ = [
     "ChatError",
     "ConfirmationMismatchError",
@@ -60,7 +62,14 @@ class ConversationBusyError(ChatError):
 
 
 class InvalidChatRequestError(ChatError):
+    """A request the schema accepts and the service cannot take, told as every ``422`` is: one
+    problem with the ``field`` it is about (``request_problems.py``)."""
+
     status, code = 422, "invalid_request"
+
+    def __init__(self, field: str, problem: str) -> None:
+        problems = [{"field": field, "problem": problem}]
+        super().__init__(problems_message(problems), problems=problems)
 
 
 class ModelFailureError(ChatError):

@@ -9,10 +9,19 @@ what a request answers can be read without the request handling around it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, TypeAlias
 
-from affordance import PromptResponse, StreamEvent, ToolCallFinished
+from affordance import (
+    PromptResponse,
+    RefusalDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+    is_declined,
+)
 from affordance.adapters import AssistantMessage, ToolResultMessage
 from taskchat.conversations import PendingCall, PendingTurn
 from taskchat.settled_runs import confirmation_text
@@ -23,6 +32,7 @@ __all__ = [
     "ChatReply",
     "ChatStarted",
     "ToolOutcome",
+    "renumbered",
     "reply_text",
     "tool_outcome",
 ]
@@ -30,13 +40,15 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class ToolOutcome:
-    """One tool call of a chat request: ``message`` for people, ``content`` for the model."""
+    """One tool call of a chat request: ``message`` for people, ``content`` for the model;
+    ``declined``: the user declined it, so it did not run (and ``success`` is false)."""
 
     call_id: str
     name: str
     success: bool
     message: str
     content: str
+    declined: bool = False
 
     def as_message(self) -> ToolResultMessage:
         """The call's result as the transcript stores it."""
@@ -80,8 +92,23 @@ def tool_outcome(event: ToolCallFinished) -> ToolOutcome:
     """The outcome a listener's ``ToolCallFinished`` reports."""
     result = event.result
     return ToolOutcome(
-        event.call_id, event.name, result.success, result.message, result.model_text()
+        event.call_id,
+        event.name,
+        result.success,
+        result.message,
+        result.model_text(),
+        declined=is_declined(result),
     )
+
+
+def renumbered(event: ChatEvent, turns_before: int) -> ChatEvent:
+    """``event`` with its turn numbered after ``turns_before`` turns: a run that continues an
+    answered turn counts its own turns from 1, and a client hears them after that turn's."""
+    if turns_before and isinstance(
+        event, (TextDelta, RefusalDelta, ToolCallStarted, ToolCallFinished, TurnFinished)
+    ):
+        return replace(event, turn=event.turn + turns_before)
+    return event
 
 
 def reply_text(response: PromptResponse[None], pending: PendingTurn | None) -> str:

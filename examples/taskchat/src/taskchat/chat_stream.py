@@ -38,6 +38,7 @@ from affordance import (
     ToolCallFinished,
     ToolCallStarted,
     TurnFinished,
+    is_declined,
 )
 from taskchat.api_schemas import ChatResponse
 from taskchat.chat import Answer, ChatService
@@ -75,6 +76,7 @@ def event_data(event: ChatEvent) -> dict[str, Any]:
             "name": event.name,
             "success": event.success,
             "message": event.result.message,
+            "declined": is_declined(event.result),
             "turn": event.turn,
         }
     if isinstance(event, ConfirmationRequired):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy.engine import make_url
 
 from taskchat.correlation import RequestIdLogFilter
-from taskchat.database import SchemaError
+from taskchat.database import DatabaseUnavailableError, SchemaError
 from taskchat.providers import PROVIDERS, ProviderSetupError
 from taskchat.settings import Settings
 
@@ -27,7 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument(
         "--database-url",
-        help="SQLAlchemy URL (default $TASKCHAT_DATABASE_URL or sqlite:///taskchat.db)",
+        help="SQLAlchemy URL (default $TASKCHAT_DATABASE_URL, else taskchat.db in "
+        "$XDG_DATA_HOME/taskchat or ~/.local/share/taskchat)",
     )
     serve.add_argument(
         "--provider",
@@ -87,7 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
             shutdown_grace=args.shutdown_grace,
         )
         app = create_app(settings)
-    except (SchemaError, ProviderSetupError, ValueError) as error:
+    except (DatabaseUnavailableError, SchemaError, ProviderSetupError, ValueError) as error:
         sys.stderr.write(f"taskchat: error: {error}\n")
         return 2
     _configure_logging(args.log_level)

@@ -60,6 +60,14 @@ class PendingTurn:
     settled: tuple[ToolResultMessage, ...] = ()  # results of the turn's other calls
     durable: bool = False
     stored: int = 0
+    turns_before: int = 0  # the run continued an answered turn: the turns numbered before it
+
+    @property
+    def shown_turn(self) -> int:
+        """The turn's number in the events a client hears: ``turn`` counts within its run
+        (for the log, with ``run_id``), and a run that continues an answered turn numbers its
+        turns after that one's (see ``chat.py``)."""
+        return self.turns_before + self.turn
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -74,6 +82,8 @@ class PendingTurn:
         if self.durable:
             data["durable"] = True
             data["stored"] = self.stored
+        if self.turns_before:
+            data["turns_before"] = self.turns_before
         return data
 
     @classmethod
@@ -89,6 +99,7 @@ class PendingTurn:
             settled=tuple(m for m in settled if isinstance(m, ToolResultMessage)),
             durable=bool(data.get("durable", False)),
             stored=int(data.get("stored", 0)),
+            turns_before=int(data.get("turns_before", 0)),
         )
 
 

@@ -4,12 +4,19 @@ The schema carries a version in ``taskchat_meta``. Opening a database creates th
 is empty and refuses one written by another schema version (or by something else altogether),
 so an old database is never silently misread. There are no migrations yet: when the schema
 changes, bump :data:`SCHEMA_VERSION` and add a migration step here.
+
+A URL that cannot be opened — not a URL, a database type SQLAlchemy does not know, a driver
+that is not installed, a SQLite file in a folder that does not exist, a server that does not
+answer — is a :class:`DatabaseUnavailableError` saying what to do, never SQLAlchemy's own error.
+The folder of a SQLite file must exist, except taskchat's own data folder (``data_home.py``,
+where the default database lives), which is created.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -26,9 +33,12 @@ from sqlalchemy import (
     inspect,
     select,
 )
-from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.engine import URL, Dialect, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 from sqlalchemy.types import TypeDecorator
+
+from taskchat.data_home import user_data_folder
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -36,6 +46,7 @@ __all__ = [
     "Base",
     "ConversationRow",
     "Database",
+    "DatabaseUnavailableError",
     "MessageRow",
     "SchemaError",
     "TagRow",
@@ -49,6 +60,16 @@ _VERSION_KEY = "schema_version"
 
 class SchemaError(Exception):
     """The database was written by another schema version, or is not a taskchat database."""
+
+
+class DatabaseUnavailableError(Exception):
+    """The database cannot be opened: ``url`` (its password hidden) and ``reason``, which ends
+    with what to do about it."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"cannot open database {url!r}: {reason}")
+        self.url = url
+        self.reason = reason
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -167,27 +188,69 @@ class Database:
 
 
 def open_database(url: str) -> Database:
-    """Connect to ``url``, create the schema in an empty database, and check its version."""
-    engine = _engine(url)
+    """Connect to ``url``, create the schema in an empty database, and check its version.
+
+    Raises :class:`DatabaseUnavailableError` when it cannot be opened, :class:`SchemaError`
+    when it holds something else than this taskchat's schema."""
     try:
-        _ensure_schema(engine, url)
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseUnavailableError(
+            url,
+            "it is not a SQLAlchemy URL (such as sqlite:////path/to/taskchat.db or "
+            "postgresql://user@host/taskchat); pass another --database-url",
+        ) from None
+    engine = _engine(parsed)
+    try:
+        _ensure_schema(engine, parsed)
+    except DBAPIError as error:
+        engine.dispose()
+        raise DatabaseUnavailableError(
+            _shown(parsed),
+            f"{_first_line(error.orig or error)}; check the URL (and that the database server "
+            "runs) or pass another --database-url",
+        ) from None
     except BaseException:
         engine.dispose()
         raise
     return Database(engine, sessionmaker(engine, expire_on_commit=False))
 
 
-def _engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+_DIALECT_ALIASES = {"postgres": "postgresql"}  # names SQLAlchemy once took, or others use
+
+
+def _engine(parsed: URL) -> Engine:
+    try:
+        if parsed.get_backend_name() != "sqlite":
+            return create_engine(parsed, pool_pre_ping=True)
+        return _sqlite_engine(parsed)
+    except NoSuchModuleError:
+        backend = parsed.get_backend_name()
+        known = _DIALECT_ALIASES.get(backend)
+        hint = f"write {known}:// instead of {backend}://" if known else "check its scheme"
+        raise DatabaseUnavailableError(
+            _shown(parsed),
+            f"SQLAlchemy has no database type {parsed.drivername!r}; {hint} or pass another "
+            "--database-url",
+        ) from None
+    except ImportError as error:
+        raise DatabaseUnavailableError(
+            _shown(parsed),
+            f"its driver, the Python module {error.name or parsed.drivername!r}, is not "
+            "installed; install it or pass another --database-url",
+        ) from None
+
+
+def _sqlite_engine(parsed: URL) -> Engine:
     if parsed.database in (None, "", ":memory:"):
         raise ValueError(
             "an in-memory SQLite database cannot be shared by the server's threads; "
             "use a file, e.g. sqlite:///taskchat.db"
         )
+    if parsed.query.get("uri") != "true":  # a file: URI names its file in its own way
+        _ensure_folder(Path(parsed.database).absolute().parent, parsed)
     engine = create_engine(
-        url, connect_args={"check_same_thread": False}, pool_size=10, max_overflow=20
+        parsed, connect_args={"check_same_thread": False}, pool_size=10, max_overflow=20
     )
 
     @event.listens_for(engine, "connect")
@@ -209,8 +272,36 @@ def _engine(url: str) -> Engine:
     return engine
 
 
-def _ensure_schema(engine: Engine, url: str) -> None:
-    where = make_url(url).render_as_string(hide_password=True)
+def _ensure_folder(folder: Path, parsed: URL) -> None:
+    """The SQLite file's folder must exist; taskchat's own data folder is created."""
+    if folder.is_dir():
+        return
+    another = "pass another --database-url"
+    if folder.exists():
+        reason = f"{folder} is not a folder; {another}"
+    elif folder == user_data_folder():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            reason = f"the folder {folder} cannot be created ({error.strerror}); {another}"
+        else:
+            return
+    else:
+        reason = f"the folder {folder} does not exist; create it or {another}"
+    raise DatabaseUnavailableError(_shown(parsed), reason)
+
+
+def _shown(parsed: URL) -> str:
+    return parsed.render_as_string(hide_password=True)
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _ensure_schema(engine: Engine, parsed: URL) -> None:
+    where = _shown(parsed)
     with engine.begin() as connection:
         tables = set(inspect(connection).get_table_names())
         if not tables:

@@ -5,18 +5,20 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["DEFAULT_DATABASE_URL", "DEFAULT_TASK_QUEUE", "Settings"]
+from taskchat.data_home import default_database_url
 
-DEFAULT_DATABASE_URL = "sqlite:///taskchat.db"
+__all__ = ["DEFAULT_TASK_QUEUE", "Settings"]
+
 DEFAULT_TASK_QUEUE = "taskchat"
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """``database_url`` is any SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://...``).
+    """``database_url`` is any SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://...``);
+    by default the SQLite file ``taskchat.db`` in the user's data folder (``data_home.py``).
 
     ``tool_timeout`` bounds each tool call (seconds); ``chat_deadline`` bounds one chat request's
     whole evaluation; ``stream_keepalive`` is how long a chat stream stays silent before it
@@ -32,7 +34,7 @@ class Settings:
     they are cut off (seconds; ``0``: at once; see ``shutdown.py``).
     """
 
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: str = field(default_factory=default_database_url)
     provider: str = "scripted"
     model: str | None = None
     offline_pace: float = 0.0
@@ -72,9 +74,10 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: Any) -> Settings:
         """``TASKCHAT_DATABASE_URL``, ``TASKCHAT_PROVIDER``, ``TASKCHAT_MODEL``,
         ``TASKCHAT_TEMPORAL``, ``TASKCHAT_TEMPORAL_NAMESPACE``, ``TASKCHAT_TASK_QUEUE`` and
-        ``GITHUB_TOKEN``, then ``overrides`` (``None`` values are ignored)."""
+        ``GITHUB_TOKEN`` (and ``XDG_DATA_HOME`` for the default database), then ``overrides``
+        (``None`` values are ignored)."""
         settings = cls(
-            database_url=environ.get("TASKCHAT_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            database_url=environ.get("TASKCHAT_DATABASE_URL") or default_database_url(environ),
             provider=environ.get("TASKCHAT_PROVIDER") or "scripted",
             model=environ.get("TASKCHAT_MODEL") or None,
             github_token=environ.get("GITHUB_TOKEN") or None,

@@ -30,6 +30,7 @@ from affordance import (
     ToolCallFinished,
     ToolContext,
     ToolResult,
+    declined_result,
 )
 from affordance.adapters import AssistantMessage, ToolCall, ToolResultMessage
 from affordance.clock import Deadline
@@ -47,10 +48,11 @@ Answer = Literal["approve", "deny"]
 
 
 def suspended_turn(
-    response: PromptResponse[None], results: Sequence[ToolResultMessage]
+    response: PromptResponse[None], results: Sequence[ToolResultMessage], *, turns_before: int = 0
 ) -> PendingTurn | None:
     """What must be stored to finish a suspended run's turn later, anywhere (``results``: the
-    results of the run's calls so far); None when the run did not suspend."""
+    results of the run's calls so far; ``turns_before``: the turns numbered before the run, when
+    it continues an answered turn); None when the run did not suspend."""
     if not response.pending_confirmations:
         return None
     turn = response.messages[-1]
@@ -66,6 +68,7 @@ def suspended_turn(
             for p in response.pending_confirmations
         ),
         settled=tuple(r for r in results if r.call_id in in_turn and r.call_id not in waiting),
+        turns_before=turns_before,
     )
 
 
@@ -87,7 +90,8 @@ def check_answers(pending: PendingTurn, confirmations: Mapping[str, Answer], rea
         )
     if reason.strip() and "deny" not in confirmations.values():
         raise InvalidChatRequestError(
-            "with confirmations, message is the reason for a denial; nothing was denied"
+            "body.message",
+            "with confirmations, message is the reason for a denial, and nothing was denied",
         )
 
 
@@ -126,10 +130,8 @@ class TurnFinisher:
             if confirmations.get(call.id) == "approve":
                 result = await self._run_confirmed(call, tools, rendered, pending)
             else:
-                why = f" Reason: {reason.strip()}" if reason.strip() else ""
-                declined = f"The user declined to run {call.name!r}; it was not run.{why}"
-                result = ToolResult(message=declined, success=False)
-            heard(ToolCallFinished(call.id, call.name, result, pending.turn))
+                result = declined_result(call.name, reason)
+            heard(ToolCallFinished(call.id, call.name, result, pending.shown_turn))
             results.append(
                 ToolResultMessage(call.id, call.name, result.model_text(), not result.success)
             )

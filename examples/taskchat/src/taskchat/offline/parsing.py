@@ -150,6 +150,11 @@ def _create(match: re.Match[str], today: date) -> Intent:
     return CreateTask(_new_task(match["rest"], today))
 
 
+@_rule(r"what(?:'s|\u2019s|\s+is)\s+on\s+my\s+(?:list|plate|agenda|to-?do\s+list)")
+def _on_my_list(match: re.Match[str], today: date) -> Intent:
+    return _list("", today)
+
+
 @_rule(r"(?:my\s+)?(?:tasks|todos?|to-dos?)")
 def _bare_list(match: re.Match[str], today: date) -> Intent:
     return _list(match[0], today)
@@ -228,6 +233,12 @@ def _new_task(rest: str, today: date) -> dict[str, Any]:
     due = re.search(
         r",?\s+(?:due|by)\s+(?:on\s+)?(?P<when>.+?)(?=,|\s+(?:with|tagged)\b|$)", rest, re.I
     )
+    if due is None:  # "buy milk tomorrow": a plain day at the end is the due date too
+        due = re.search(
+            rf",?\s+(?P<when>today|tonight|tomorrow|next\s+week|on\s+(?:{'|'.join(_WEEKDAYS)}))$",
+            rest,
+            re.I,
+        )
     if due is not None:
         arguments["eta"] = parse_when(due["when"], today)
         rest = rest[: due.start()] + rest[due.end() :]

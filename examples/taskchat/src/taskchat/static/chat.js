@@ -1,9 +1,12 @@
 // The chat page: plain JavaScript against the JSON API, no build step. Each message (or answer
 // to a confirmation) goes to POST /api/v1/chat/stream; the reply is read from the event stream
-// as it arrives: text into the assistant's bubble, a line per tool call as it starts and ends.
-"use strict";
+// (sse.js) as it arrives: text into the assistant's bubble, a line per tool call as it starts
+// and ends. An empty conversation shows the welcome: what the assistant does, and examples.
+import { readEvents } from "/static/sse.js";
 
 const STORAGE_KEY = "taskchat.conversation";
+const PLACEHOLDER = "Try: add a task to buy milk due tomorrow with high priority";
+const ANSWERED = { approve: "Approved", deny: "Declined" };
 const $ = (selector) => document.querySelector(selector);
 
 const state = {
@@ -14,6 +17,8 @@ const state = {
   reading: null, // the AbortController of the stream being read
 };
 
+// -- the conversation's lines ------------------------------------------------------------------
+
 function addEntry(className, text) {
   const item = document.createElement("li");
   item.className = `msg ${className}`;
@@ -23,9 +28,18 @@ function addEntry(className, text) {
   return item;
 }
 
-function addToolResult(result) {
-  const item = addEntry(`tool ${result.success ? "ok" : "failed"}`, `${result.name}: ${result.message}`);
-  item.dataset.tool = result.name;
+// A tool call's line: done (✓), failed (✗), or declined by the user — not a failure: it did
+// not run because the user said no.
+function showToolResult(line, { name, success, message, declined }) {
+  line.dataset.tool = name;
+  if (declined) {
+    line.className = "msg tool declined";
+    line.textContent = `${name}: declined, not run`;
+    line.title = message;
+  } else {
+    line.className = `msg tool ${success ? "ok" : "failed"}`;
+    line.textContent = `${name}: ${message}`;
+  }
 }
 
 function addConfirmation(call) {
@@ -52,80 +66,58 @@ function addConfirmation(call) {
 }
 
 function answerCall(callId, answer, card) {
-  if (state.busy) return;
+  if (state.busy || callId in state.answers) return;
   state.answers[callId] = answer;
-  card.classList.add("answered");
-  for (const button of card.querySelectorAll("button")) button.disabled = true;
+  // the card says which answer it got, in place of its buttons
+  card.classList.add("answered", answer === "approve" ? "approved" : "declined");
+  const given = document.createElement("div");
+  given.className = "answer";
+  given.textContent = ANSWERED[answer];
+  card.querySelector(".actions").replaceWith(given);
   if (state.pending.every((call) => call.call_id in state.answers)) {
-    send({ message: "", confirmations: state.answers });
+    send({ message: "", confirmations: { ...state.answers } });
   }
+}
+
+// -- the composer --------------------------------------------------------------------------------
+
+// A message can go when no reply is streaming in and no confirmation waits: the answer to a
+// confirmation is what goes next, so Send (and Enter) wait for it.
+function canSend() {
+  return !state.busy && state.pending.length === 0;
+}
+
+function updateComposer() {
+  const waiting = state.pending.length > 0;
+  $("#send").disabled = !canSend();
+  $("#message-input").disabled = waiting;
+  $("#message-input").placeholder = waiting ? "Answer the confirmation above first." : PLACEHOLDER;
 }
 
 function setPending(calls) {
   state.pending = calls;
   state.answers = {};
   for (const call of calls) addConfirmation(call);
-  $("#message-input").disabled = calls.length > 0;
-  $("#message-input").placeholder = calls.length > 0
-    ? "Answer the confirmation above first."
-    : "Try: add a task to buy milk due tomorrow with high priority";
+  updateComposer();
 }
 
 function setBusy(busy) {
   state.busy = busy;
-  $("#send").disabled = busy;
+  updateComposer();
 }
 
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const message = data.error ? data.error.message : `HTTP ${response.status}`;
-    const error = new Error(message);
-    error.status = response.status;
-    error.data = data;
-    throw error;
-  }
-  return data;
+function sendMessage(message) {
+  const input = $("#message-input");
+  if (input.value.trim() === message) input.value = "";
+  send({ message, entry: addEntry("user", message) });
 }
 
-// -- the stream ------------------------------------------------------------------------------
-
-// The server-sent events of a fetch response, as {name, data} with data parsed from JSON.
-async function* readEvents(response) {
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const event = parseEvent(buffer.slice(0, end));
-      buffer = buffer.slice(end + 2);
-      if (event) yield event;
-    }
-  }
+// The welcome shows while the conversation has nothing in it.
+function updateWelcome() {
+  $("#welcome").hidden = $("#messages").childElementCount > 0;
 }
 
-function parseEvent(block) {
-  let name = "message";
-  const data = [];
-  for (const line of block.split("\n")) {
-    if (!line || line.startsWith(":")) continue; // a comment: the server's keep-alive
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") name = value;
-    else if (field === "data") data.push(value);
-  }
-  return data.length ? { name, data: JSON.parse(data.join("\n")) } : null;
-}
+// -- one request ---------------------------------------------------------------------------------
 
 // What one request shows: a bubble for the model's words (last), tool lines above it.
 class ReplyView {
@@ -165,14 +157,12 @@ class ReplyView {
     line.textContent = `${name} …`;
   }
 
-  tool_call_finished({ call_id, name, success, message }) {
-    // a call confirmed in this request: its "waiting" line from the asking request goes
+  tool_call_finished(result) {
+    // a call answered in this request: its "waiting" line from the asking request goes
     for (const old of document.querySelectorAll(".msg.tool.waiting")) {
-      if (old.dataset.callId === call_id) old.remove();
+      if (old.dataset.callId === result.call_id) old.remove();
     }
-    const line = this.toolLine(call_id, name);
-    line.className = `msg tool ${success ? "ok" : "failed"}`;
-    line.textContent = `${name}: ${message}`;
+    showToolResult(this.toolLine(result.call_id, result.name), result);
   }
 
   confirmation_required({ call_id, name }) {
@@ -202,15 +192,41 @@ class ReplyView {
     addEntry("error", error.message);
     if (error.pending_confirmations) setPending(error.pending_confirmations);
   }
+
+  // The request never reached the server: nothing was sent, so a message goes back to the
+  // input, and Retry sends the same request again.
+  unreachable(fields) {
+    this.bubble.remove();
+    const what = fields.confirmations ? "your answer was" : "your message was";
+    if (fields.entry) {
+      fields.entry.remove();
+      if (!$("#message-input").value) $("#message-input").value = fields.message;
+    }
+    const item = addEntry(
+      "error unreachable", `Could not reach the server, so ${what} not sent. Is taskchat running? `,
+    );
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.className = "retry";
+    retry.textContent = "Retry";
+    retry.addEventListener("click", () => {
+      item.remove();
+      if (fields.entry) sendMessage(fields.message);
+      else send(fields);
+    });
+    item.append(retry);
+  }
 }
 
 async function send(fields) {
+  for (const stale of document.querySelectorAll(".msg.unreachable")) stale.remove();
   setBusy(true);
   const view = new ReplyView();
   const reading = new AbortController();
   state.reading = reading;
+  let response = null;
   try {
-    const response = await fetch("/api/v1/chat/stream", {
+    response = await fetch("/api/v1/chat/stream", {
       signal: reading.signal,
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
@@ -241,7 +257,8 @@ async function send(fields) {
     if (!ended) view.fail({ message: "The connection closed before the reply was complete." });
   } catch (error) {
     if (error.name === "AbortError") view.bubble.remove(); // we left: the server stops the run
-    else view.fail({ message: `The server could not be reached: ${error.message}` });
+    else if (response === null) view.unreachable(fields);
+    else view.fail({ message: "The connection was lost before the reply was complete." });
   } finally {
     if (state.reading === reading) state.reading = null;
     setBusy(false);
@@ -250,6 +267,17 @@ async function send(fields) {
 }
 
 // -- the task panel and the conversation ------------------------------------------------------
+
+async function api(method, path) {
+  const response = await fetch(path, { method });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.error ? data.error.message : `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
 
 async function refreshTasks() {
   try {
@@ -287,8 +315,11 @@ async function restore() {
   try {
     const data = await api("GET", `/api/v1/conversations/${state.conversationId}`);
     for (const entry of data.messages) {
-      if (entry.role === "tool") addToolResult({ name: entry.name, success: entry.success, message: entry.text });
-      else addEntry(entry.role, entry.text);
+      if (entry.role === "tool") {
+        showToolResult(addEntry("tool", ""), { ...entry, message: entry.text });
+      } else {
+        addEntry(entry.role, entry.text);
+      }
     }
     setPending(data.pending_confirmations);
   } catch (error) {
@@ -310,15 +341,11 @@ function startOver() {
   $("#message-input").focus();
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+function start() {
   $("#composer").addEventListener("submit", (event) => {
     event.preventDefault();
-    const input = $("#message-input");
-    const message = input.value.trim();
-    if (!message || state.busy || state.pending.length) return;
-    input.value = "";
-    addEntry("user", message);
-    send({ message });
+    const message = $("#message-input").value.trim();
+    if (message && canSend()) sendMessage(message);
   });
   $("#message-input").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) {
@@ -326,6 +353,18 @@ document.addEventListener("DOMContentLoaded", () => {
       $("#composer").requestSubmit();
     }
   });
+  for (const example of document.querySelectorAll("#welcome .example")) {
+    example.addEventListener("click", () => {
+      $("#message-input").value = example.textContent;
+      $("#message-input").focus();
+    });
+  }
   $("#new-conversation").addEventListener("click", startOver);
-  restore().then(refreshTasks);
-});
+  new MutationObserver(updateWelcome).observe($("#messages"), { childList: true });
+  restore().then(() => {
+    updateWelcome();
+    refreshTasks();
+  });
+}
+
+start(); // a module runs once the page is parsed
