@@ -3,10 +3,12 @@ in tests/fixtures/plugins/acme-search (the worked example of specs/PLUGINS.md)."
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
+from affordance.plugins import PluginHost, configure
 from affordance.testing.pytest_plugin import CodecContract, PluginContract
 
 pytest_plugins = ["pytester"]
@@ -43,6 +45,14 @@ class TestAcmeSearchCodec(CodecContract):
             },
         ]
 
+    @pytest.fixture
+    def output_type(self):
+        """The sample is not installed here: its kind's type comes from its plugin module."""
+        host = PluginHost(autoload=False)
+        host.register(importlib.import_module("affordance_acme_search.plugin"), name="acme")
+        output_type, _ = host.registry().hosted_tool_output("acme_search")
+        return output_type
+
 
 class TestAcmeSearchPlugin(PluginContract):
     @pytest.fixture
@@ -75,6 +85,78 @@ def test_a_missing_fixture_fails_with_a_clear_message():
         TestAContractWithoutFixtures.codec.__wrapped__(TestAContractWithoutFixtures())
 
 
+def test_the_output_type_defaults_to_the_installed_registration_and_fails_without_one(
+    fresh_default_host,
+):
+    from affordance_acme_search import acme_search_tool
+
+    configure(autoload=False)  # nothing installed registers kind acme_search
+    with pytest.raises(pytest.fail.Exception, match="or define the 'output_type' fixture"):
+        CodecContract.output_type.__wrapped__(CodecContract(), acme_search_tool())
+
+
+ACME_CODEC_SUITE = """
+import pytest
+from affordance.testing.pytest_plugin import CodecContract
+from affordance_acme_search import AcmeSearchResult, acme_search_tool
+from affordance_acme_search.codec import OpenAIAcmeSearchCodec
+
+{codec}
+
+class TestCodec(CodecContract):
+    @pytest.fixture
+    def codec(self):
+        return Codec()
+
+    @pytest.fixture
+    def hosted_tool(self):
+        return acme_search_tool()
+
+    @pytest.fixture
+    def sample_response_items(self):
+        return [{{"type": "acme_search_call", "urls": []}}]
+
+    @pytest.fixture
+    def output_type(self):
+        return AcmeSearchResult
+"""
+
+
+def run_acme_codec_suite(pytester, monkeypatch, codec: str):
+    """Run ``CodecContract`` on ``codec`` (source defining ``Codec``) as a third party would."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # only what the conftest asks for
+    pytester.syspathinsert(ACME_SRC)
+    pytester.makeconftest('pytest_plugins = ["affordance.testing.pytest_plugin"]')
+    pytester.makepyfile(test_acme=ACME_CODEC_SUITE.format(codec=codec))
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", "-W", "ignore")
+
+
+def test_the_codec_contract_fails_a_codec_whose_output_is_a_string(pytester, monkeypatch):
+    result = run_acme_codec_suite(
+        pytester,
+        monkeypatch,
+        """
+class Codec(OpenAIAcmeSearchCodec):
+    def parse_output(self, response_items, tool):
+        found = super().parse_output(response_items, tool)
+        return None if found is None else "found " + " ".join(found.urls)
+""",
+    )
+    result.assert_outcomes(passed=6, failed=1)
+    expected = (
+        "E * Failed: Codec.parse_output returned builtins.str for the sample; kind 'acme_search' "
+        "is registered with output affordance_acme_search.AcmeSearchResult, *"
+    )
+    result.stdout.fnmatch_lines(
+        [expected, "FAILED *::TestCodec::test_parse_output_returns_the_registered_output_type"]
+    )
+
+
+def test_the_codec_contract_passes_the_sample_codec(pytester, monkeypatch):
+    result = run_acme_codec_suite(pytester, monkeypatch, "Codec = OpenAIAcmeSearchCodec")
+    result.assert_outcomes(passed=7)
+
+
 def test_a_third_party_suite_enables_the_kit_with_pytest_plugins(pytester, monkeypatch):
     """The documented setup: ``pytest_plugins`` in the package's conftest, a Test... subclass."""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # only what the conftest asks for
@@ -84,13 +166,17 @@ def test_a_third_party_suite_enables_the_kit_with_pytest_plugins(pytester, monke
         test_acme="""
         import pytest
         from affordance.testing.pytest_plugin import CodecContract
-        from affordance_acme_search import acme_search_tool
+        from affordance_acme_search import AcmeSearchResult, acme_search_tool
         from affordance_acme_search.codec import OpenAIAcmeSearchCodec
 
         class TestCodec(CodecContract):
             @pytest.fixture
             def codec(self):
                 return OpenAIAcmeSearchCodec()
+
+            @pytest.fixture
+            def output_type(self):
+                return AcmeSearchResult
 
             @pytest.fixture
             def hosted_tool(self):
@@ -105,4 +191,4 @@ def test_a_third_party_suite_enables_the_kit_with_pytest_plugins(pytester, monke
         """
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-W", "ignore")
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=8)

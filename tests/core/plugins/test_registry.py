@@ -8,6 +8,7 @@ from affordance.plugins import (
     CodecConflictError,
     CodecSpec,
     ContributionKey,
+    HostedToolKindSpec,
     PinError,
     PluginConfigError,
     PluginHost,
@@ -76,6 +77,10 @@ class Offers:
     @hookimpl
     def affordance_register_providers(self):
         return [s for s in self.specs if isinstance(s, ProviderSpec)]
+
+    @hookimpl
+    def affordance_register_hosted_tool_kinds(self):
+        return [s for s in self.specs if isinstance(s, HostedToolKindSpec)]
 
 
 def host_with(*plugins, **settings):
@@ -277,6 +282,49 @@ def test_a_codec_that_cannot_be_built_is_unavailable_with_the_reason(fake_dists,
     registry = host_with(Offers(CodecSpec("acme", "acme_search", target))).registry()
     with pytest.raises(PluginUnavailableError, match=message):
         registry.codec("acme", "acme_search")
+
+
+KIND_MODULES = {
+    "acme_kind_config": "class Config:\n    pass\n",
+    "acme_kind_output": "class Result:\n    pass\n\n\nNOT_A_CLASS = 3\n",
+}
+
+
+def test_a_kinds_output_type_is_imported_on_its_own_first_use_not_with_its_config(fake_dists):
+    for name, source in KIND_MODULES.items():
+        fake_dists.module(name, source)
+    spec = HostedToolKindSpec("acme_search", "acme_kind_config:Config", "acme_kind_output:Result")
+    registry = host_with(Offers(spec)).registry()
+
+    config, registered_by = registry.hosted_tool_config("acme_search")
+    assert config.__name__ == "Config"
+    assert not fake_dists.imported("acme_kind_output")
+
+    output, also_registered_by = registry.hosted_tool_output("acme_search")
+    assert (output.__module__, output.__name__) == ("acme_kind_output", "Result")
+    assert also_registered_by is registered_by
+    assert registry.hosted_tool_output("acme_search")[0] is output
+    assert registry.hosted_tool_output("web_search") is None
+
+
+@pytest.mark.parametrize(
+    ("output", "message"),
+    [
+        ("acme_kind_output:Missing", "cannot be imported from acme_kind_output:Missing"),
+        ("acme_kind_absent:Result", "ModuleNotFoundError"),
+        ("acme_kind_output:NOT_A_CLASS", "output acme_kind_output:NOT_A_CLASS is not a class"),
+    ],
+)
+def test_an_output_type_that_cannot_be_loaded_is_unavailable_with_the_reason(
+    fake_dists, output, message
+):
+    for name, source in KIND_MODULES.items():
+        fake_dists.module(name, source)
+    spec = HostedToolKindSpec("acme_search", "acme_kind_config:Config", output)
+    registry = host_with(Offers(spec)).registry()
+    assert registry.hosted_tool_config("acme_search") is not None  # the config still loads
+    with pytest.raises(PluginUnavailableError, match=message):
+        registry.hosted_tool_output("acme_search")
 
 
 def test_serializers_and_hosted_tool_kinds_resolve_like_codecs(fake_dists):

@@ -30,6 +30,7 @@ from loopback import (
     message_usage,
     timeout,
 )
+from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
@@ -162,6 +163,35 @@ def _truncate_event(stream: SseReply, index: int) -> SseReply:
     return dataclasses.replace(stream, events=events)
 
 
+def adapters(
+    server: LoopbackServer, adapter: type[AnthropicAdapter] = AnthropicAdapter
+) -> Callable[[str], AnthropicAdapter]:
+    """The contract's ``make_adapter``: fresh adapters of class ``adapter`` on ``server``."""
+    pool = type(anthropic.DEFAULT_CONNECTION_LIMITS)(
+        max_connections=20, max_keepalive_connections=20
+    )
+
+    def make(kind: str) -> AnthropicAdapter:
+        options: dict[str, Any] = {
+            "base_url": server.base_url,
+            "api_key": "test",
+            "max_retries": 1,
+        }
+        client: Any
+        if kind == "sync":
+            client = anthropic.Anthropic(
+                **options, http_client=anthropic.DefaultHttpxClient(verify=False)
+            )
+        else:
+            client = anthropic.AsyncAnthropic(
+                **options,
+                http_client=anthropic.DefaultAsyncHttpxClient(verify=False, limits=pool),
+            )
+        return adapter("claude-test", client=client, close_clients=True)
+
+    return make
+
+
 class TestAnthropicAdapterContract(AdapterContract):
     @pytest.fixture
     def wire(self, server: LoopbackServer) -> AnthropicWire:
@@ -169,26 +199,27 @@ class TestAnthropicAdapterContract(AdapterContract):
 
     @pytest.fixture
     def make_adapter(self, server: LoopbackServer) -> Callable[[str], AnthropicAdapter]:
-        pool = type(anthropic.DEFAULT_CONNECTION_LIMITS)(
-            max_connections=20, max_keepalive_connections=20
-        )
+        return adapters(server)
 
-        def make(kind: str) -> AnthropicAdapter:
-            options: dict[str, Any] = {
-                "base_url": server.base_url,
-                "api_key": "test",
-                "max_retries": 1,
-            }
-            client: Any
-            if kind == "sync":
-                client = anthropic.Anthropic(
-                    **options, http_client=anthropic.DefaultHttpxClient(verify=False)
-                )
-            else:
-                client = anthropic.AsyncAnthropic(
-                    **options,
-                    http_client=anthropic.DefaultAsyncHttpxClient(verify=False, limits=pool),
-                )
-            return AnthropicAdapter("claude-test", client=client, close_clients=True)
 
-        return make
+class LeakyAnthropicAdapter(LeavesStreamsOpen, AnthropicAdapter):
+    """The Anthropic adapter, but a stream left early keeps its HTTP response open."""
+
+
+@pytest.mark.parametrize("early_exit", EARLY_EXITS, ids=["sync", "async"])
+def test_the_contract_fails_an_adapter_leaving_its_stream_open(
+    server: LoopbackServer, early_exit: Callable[..., None]
+) -> None:
+    made: list[LeakyAnthropicAdapter] = []
+
+    def make(kind: str) -> AnthropicAdapter:
+        adapter = adapters(server, LeakyAnthropicAdapter)(kind)
+        assert isinstance(adapter, LeakyAnthropicAdapter)
+        made.append(adapter)
+        return adapter
+
+    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
+        early_exit(TestAnthropicAdapterContract(), AnthropicWire(server), make)
+    assert [len(adapter.left_open) for adapter in made] == [1]
+    for adapter in made:
+        adapter.close_left_open()

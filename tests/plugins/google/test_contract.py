@@ -36,6 +36,7 @@ from loopback import (
     usage_metadata,
 )
 from loopback.google_wire import candidate
+from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing import FakeClock
@@ -171,6 +172,28 @@ def _pool() -> Any:
     return limits(max_connections=20, max_keepalive_connections=20)
 
 
+def adapters(
+    server: LoopbackServer, adapter: type[GoogleAdapter] = GoogleAdapter
+) -> Callable[[str], GoogleAdapter]:
+    """The contract's ``make_adapter``: fresh adapters of class ``adapter`` on ``server``."""
+    options = types.HttpOptions(
+        base_url=server.base_url,
+        client_args={"verify": False},
+        async_client_args={
+            "verify": False,
+            "ssl": ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT),
+            "limits": _pool(),
+        },
+    )
+
+    def make(kind: str) -> GoogleAdapter:
+        client = genai.Client(api_key="test", http_options=options)
+        given: Any = client if kind == "sync" else client.aio
+        return adapter("gemini-test", client=given, close_clients=True, clock=FakeClock())
+
+    return make
+
+
 class TestGoogleAdapterContract(AdapterContract):
     @pytest.fixture
     def wire(self, contract_server: LoopbackServer) -> GoogleWire:
@@ -178,19 +201,27 @@ class TestGoogleAdapterContract(AdapterContract):
 
     @pytest.fixture
     def make_adapter(self, contract_server: LoopbackServer) -> Callable[[str], GoogleAdapter]:
-        options = types.HttpOptions(
-            base_url=contract_server.base_url,
-            client_args={"verify": False},
-            async_client_args={
-                "verify": False,
-                "ssl": ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT),
-                "limits": _pool(),
-            },
-        )
+        return adapters(contract_server)
 
-        def make(kind: str) -> GoogleAdapter:
-            client = genai.Client(api_key="test", http_options=options)
-            given: Any = client if kind == "sync" else client.aio
-            return GoogleAdapter("gemini-test", client=given, close_clients=True, clock=FakeClock())
 
-        return make
+class LeakyGoogleAdapter(LeavesStreamsOpen, GoogleAdapter):
+    """The Gemini adapter, but a stream left early keeps its HTTP response open."""
+
+
+@pytest.mark.parametrize("early_exit", EARLY_EXITS, ids=["sync", "async"])
+def test_the_contract_fails_an_adapter_leaving_its_stream_open(
+    contract_server: LoopbackServer, early_exit: Callable[..., None]
+) -> None:
+    made: list[LeakyGoogleAdapter] = []
+
+    def make(kind: str) -> GoogleAdapter:
+        adapter = adapters(contract_server, LeakyGoogleAdapter)(kind)
+        assert isinstance(adapter, LeakyGoogleAdapter)
+        made.append(adapter)
+        return adapter
+
+    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
+        early_exit(TestGoogleAdapterContract(), GoogleWire(contract_server), make)
+    assert [len(adapter.left_open) for adapter in made] == [1]
+    for adapter in made:
+        adapter.close_left_open()

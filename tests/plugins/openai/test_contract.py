@@ -36,6 +36,7 @@ from loopback import (
     responses_stream,
     timeout,
 )
+from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
@@ -203,6 +204,29 @@ def server() -> Iterator[LoopbackServer]:
         yield loopback
 
 
+def adapters(
+    server: LoopbackServer, api: Api, adapter: type[OpenAIAdapter] = OpenAIAdapter
+) -> Callable[[str], OpenAIAdapter]:
+    """The contract's ``make_adapter``: fresh adapters of class ``adapter`` on ``server``."""
+    pool = type(openai.DEFAULT_CONNECTION_LIMITS)(max_connections=20, max_keepalive_connections=20)
+
+    def make(kind: str) -> OpenAIAdapter:
+        options: dict[str, Any] = {"base_url": server.base_url, "api_key": "test"}
+        if kind == "sync":
+            client: Any = openai.OpenAI(
+                **options, max_retries=1, http_client=openai.DefaultHttpxClient(verify=False)
+            )
+        else:
+            client = openai.AsyncOpenAI(
+                **options,
+                max_retries=1,
+                http_client=openai.DefaultAsyncHttpxClient(verify=False, limits=pool),
+            )
+        return adapter("gpt-test", client=client, api=api, close_clients=True)
+
+    return make
+
+
 class TestOpenAIAdapterContract(AdapterContract):
     @pytest.fixture
     def wire(self, server: LoopbackServer, api: Api) -> OpenAIWire:
@@ -210,22 +234,27 @@ class TestOpenAIAdapterContract(AdapterContract):
 
     @pytest.fixture
     def make_adapter(self, server: LoopbackServer, api: Api) -> Callable[[str], OpenAIAdapter]:
-        pool = type(openai.DEFAULT_CONNECTION_LIMITS)(
-            max_connections=20, max_keepalive_connections=20
-        )
+        return adapters(server, api)
 
-        def make(kind: str) -> OpenAIAdapter:
-            options: dict[str, Any] = {"base_url": server.base_url, "api_key": "test"}
-            if kind == "sync":
-                client: Any = openai.OpenAI(
-                    **options, max_retries=1, http_client=openai.DefaultHttpxClient(verify=False)
-                )
-            else:
-                client = openai.AsyncOpenAI(
-                    **options,
-                    max_retries=1,
-                    http_client=openai.DefaultAsyncHttpxClient(verify=False, limits=pool),
-                )
-            return OpenAIAdapter("gpt-test", client=client, api=api, close_clients=True)
 
-        return make
+class LeakyOpenAIAdapter(LeavesStreamsOpen, OpenAIAdapter):
+    """The OpenAI adapter, but a stream left early keeps its HTTP response open."""
+
+
+@pytest.mark.parametrize("early_exit", EARLY_EXITS, ids=["sync", "async"])
+def test_the_contract_fails_an_adapter_leaving_its_stream_open(
+    server: LoopbackServer, api: Api, early_exit: Callable[..., None]
+) -> None:
+    made: list[LeakyOpenAIAdapter] = []
+
+    def make(kind: str) -> OpenAIAdapter:
+        adapter = adapters(server, api, LeakyOpenAIAdapter)(kind)
+        assert isinstance(adapter, LeakyOpenAIAdapter)
+        made.append(adapter)
+        return adapter
+
+    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
+        early_exit(TestOpenAIAdapterContract(), OpenAIWire(server, api), make)
+    assert [len(adapter.left_open) for adapter in made] == [1]
+    for adapter in made:
+        adapter.close_left_open()

@@ -3,8 +3,8 @@
 The rules, in order, for a key with several contributions: the user's pin, then the highest
 ``priority``; a remaining tie raises a :class:`ConflictError` when that key is first used. Load
 order never decides. Code named by a contribution (an adapter class, a codec or serializer
-factory, a hosted tool kind's config type) is imported only when it is first asked for, after
-its SDK requirement has been checked.
+factory, a hosted tool kind's config or output type) is imported only when it is first asked
+for, after its SDK requirement has been checked.
 
 The registry sits below the adapters: adapters ask it for what it resolved (codecs, serializers),
 it never imports them. An adapter class is checked against the runtime's ``Evaluator``.
@@ -146,7 +146,7 @@ class Registry:
         self._pins = dict(pins or {})
         self._lock = threading.RLock()
         self._decided: dict[ContributionKey, Decision | None] = {}
-        self._loaded: dict[ContributionKey, Any] = {}
+        self._loaded: dict[tuple[ContributionKey, str], Any] = {}
         self._unmet: dict[str, str | None] = {}
 
     # -- what is there -----------------------------------------------------------------------
@@ -255,15 +255,19 @@ class Registry:
             raise PluginUnavailableError(f"{key} from {chosen.origin} is unavailable: {reason}")
         return chosen
 
-    def _load(self, key: ContributionKey, build: Callable[[Contribution], Any]) -> Any:
+    def _load(
+        self, key: ContributionKey, build: Callable[[Contribution], Any], part: str = ""
+    ) -> Any:
+        """What ``build`` makes of the winner of ``key``, once; ``part`` tells apart several
+        things built from one contribution (a hosted tool kind's config and output types)."""
         with self._lock:
-            if key in self._loaded:
-                return self._loaded[key]
+            if (key, part) in self._loaded:
+                return self._loaded[key, part]
             chosen = self._usable(key)
             if chosen is None:
                 return _NO_CHOICE
             value = build(chosen)
-            self._loaded[key] = value
+            self._loaded[key, part] = value
             return value
 
     # -- providers -----------------------------------------------------------------------------
@@ -371,7 +375,18 @@ class Registry:
         """The config type registered for hosted tool ``kind`` and who registered it, imported
         on first use; None when no plugin defines the kind."""
         key = ContributionKey.hosted_tool_kind(kind)
-        value = self._load(key, self._import_config)
+        value = self._load(key, self._import_config, "config")
+        if value is _NO_CHOICE:
+            return None
+        found: tuple[type[Any], Contribution] = value
+        return found
+
+    def hosted_tool_output(self, kind: str) -> tuple[type[Any], Contribution] | None:
+        """The output type registered for hosted tool ``kind`` — what its codecs'
+        ``parse_output`` must return — and who registered it; None when no plugin defines the
+        kind. Imported on first use, apart from the config type: the first output read."""
+        key = ContributionKey.hosted_tool_kind(kind)
+        value = self._load(key, self._import_output, "output")
         if value is _NO_CHOICE:
             return None
         found: tuple[type[Any], Contribution] = value
@@ -385,6 +400,17 @@ class Registry:
                 f"{chosen.key} from {chosen.origin}: {chosen.target} is not a class"
             )
         return config, chosen
+
+    @staticmethod
+    def _import_output(chosen: Contribution) -> tuple[type[Any], Contribution]:
+        spec = chosen.spec
+        assert isinstance(spec, HostedToolKindSpec)  # the key is a hosted tool kind's
+        output = _import_target(chosen, spec.output)
+        if not isinstance(output, type):
+            raise PluginUnavailableError(
+                f"{chosen.key} from {chosen.origin}: output {spec.output} is not a class"
+            )
+        return output, chosen
 
     # -- serializers -----------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ hosted-tool codecs to this class.
 
 from __future__ import annotations
 
-import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
@@ -21,6 +20,7 @@ from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
+from affordance.runtime._hosted_outputs import read_hosted_outputs
 from affordance.runtime.actions import Action
 from affordance.runtime.confirmation import Confirmation
 from affordance.runtime.deltas import Delta, deltas_of
@@ -37,8 +37,6 @@ from affordance.runtime.turn import ModelRequest, ProviderTurn, ToolChoice, tool
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
 
 __all__ = ["Evaluator"]
-
-_hosted_log = logging.getLogger("affordance.hosted")
 
 OutputT = TypeVar("OutputT")
 
@@ -114,40 +112,28 @@ class Evaluator(ABC):
         """The codec reading hosted tool ``kind`` on this connection; None: not supported."""
         return None
 
+    def hosted_output_type(self, kind: str) -> type[Any] | None:
+        """The output type hosted tool ``kind`` is registered with, which its codec's
+        ``parse_output`` must return; None: nothing to check (this connection has no plugin
+        registry; a provider adapter answers from its own)."""
+        return None
+
     def parse_hosted_outputs(
         self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
     ) -> Mapping[str, HostedToolOutput]:
         """Typed outputs of the hosted tools invoked in a response, by tool name.
 
-        A codec that raises while reading (it is plugin code, reading the provider's data)
-        loses its output for this response, with a metadata-only warning on
-        ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
+        A codec that raises while reading (it is plugin code, reading the provider's data), or
+        returns something that is not its kind's registered output type
+        (:meth:`hosted_output_type`), loses its output for this response, with a metadata-only
+        warning on ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
         """
-        outputs: dict[str, HostedToolOutput] = {}
-        for tool in hosted_tools:
-            codec = self.hosted_codec(tool.kind)
-            if codec is None:
-                continue
-            try:
-                output = codec.parse_output(items, tool)
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:  # noqa: BLE001 - a codec is plugin code
-                _hosted_log.warning(
-                    "hosted tool %s: its %s codec failed to read the response (%s)",
-                    tool.name,
-                    tool.kind,
-                    type(error).__name__,
-                    extra={
-                        "affordance_hosted_tool": tool.name,
-                        "affordance_kind": tool.kind,
-                        "affordance_error_code": type(error).__name__,
-                    },
-                )
-                continue
-            if output is not None:
-                outputs[tool.name] = output
-        return outputs
+        return read_hosted_outputs(
+            items,
+            hosted_tools,
+            codec_of=self.hosted_codec,
+            output_type_of=self.hosted_output_type,
+        )
 
     def preview_request(self, rendered: RenderedPrompt[Any], prompt_name: str) -> ModelRequest:
         """The first request an evaluation of ``rendered`` would send (no caller messages):

@@ -13,6 +13,8 @@ Subclass :class:`AdapterContract` as ``Test...`` in your plugin's tests and defi
 
 Every behaviour is checked through the four ways of running (``evaluate``, ``aevaluate``,
 ``stream``, ``astream``), and a streamed run must end with the response the plain one returns.
+A stream left early must close its HTTP response there and then: the fake server must see the
+connection closed while the adapter and its client are still open (:data:`STREAM_LEFT_OPEN`).
 The fault matrix (:mod:`affordance.testing.faults`) runs each fault row in each mode it applies
 to; no run may leave content (:data:`~affordance.testing.faults.SENTINELS`) in a log record.
 """
@@ -63,10 +65,17 @@ from affordance.testing.faults import (
 )
 from affordance.testing.logs import LogCapture
 
-__all__ = ["MODES", "AdapterContract", "ContractWire", "Mode", "run"]
+__all__ = ["MODES", "STREAM_LEFT_OPEN", "AdapterContract", "ContractWire", "Mode", "run"]
 
 CONCURRENT_RUNS = 1000
 """How many ``aevaluate`` runs the concurrency test starts at once on one adapter."""
+
+STREAM_LEFT_OPEN = (
+    "leaving the stream early left its HTTP response open: the server still holds the "
+    "connection while the adapter and its client are open (close the response in a finally "
+    "of send_stream / asend_stream, not when the client closes)"
+)
+"""Why the early-exit tests fail an adapter that leaves closing its response to the client."""
 
 
 def _abstract(name: str) -> Any:
@@ -177,12 +186,14 @@ class AdapterContract:
         wire.script(ProviderTurn(text="A long answer, piece by piece. " * 40))
         threads = threading.active_count()
 
-        with make_adapter("sync") as adapter, adapter.stream(contract_prompt()) as events:
-            for event in events:
-                if isinstance(event, TextDelta):
-                    break
+        with make_adapter("sync") as adapter:
+            with adapter.stream(contract_prompt()) as events:
+                for event in events:
+                    if isinstance(event, TextDelta):
+                        break
+            assert wire.wait_idle(), STREAM_LEFT_OPEN  # the adapter and its client still open
 
-        assert wire.wait_idle()
+        assert len(wire.requests()) == 1
         assert threading.active_count() <= threads
 
     def test_breaking_out_of_an_async_stream_closes_its_connection(
@@ -191,16 +202,18 @@ class AdapterContract:
         wire.script(ProviderTurn(text="A long answer, piece by piece. " * 40))
 
         async def consume() -> set[asyncio.Task[Any]]:
-            async with (
-                make_adapter("async") as adapter,
-                adapter.astream(contract_prompt()) as events,
-            ):
-                async for event in events:
-                    if isinstance(event, TextDelta):
-                        break
+            async with make_adapter("async") as adapter:
+                async with adapter.astream(contract_prompt()) as events:
+                    async for event in events:
+                        if isinstance(event, TextDelta):
+                            break
+                # The loop runs on while the server is asked, so what the SDK closes in a task
+                # of its own counts; the adapter and its client are still open.
+                assert await asyncio.to_thread(wire.wait_idle), STREAM_LEFT_OPEN
             return await lingering_tasks()
 
         assert {task.get_coro() for task in asyncio.run(consume())} == set()
+        assert len(wire.requests()) == 1
         assert wire.wait_idle()
 
     # -- confirmations -----------------------------------------------------------------------

@@ -52,4 +52,7 @@ class ContractWire(Protocol):
         the model reads them."""
 
     def wait_idle(self) -> bool:
-        """Wait (briefly) until the server has no open connection; whether it got there."""
+        """Wait (briefly) until the server has no open connection; whether it got there. The
+        early-exit checks ask it while the adapter and its client are still open, so it must
+        count a connection as open until the client's side has closed it (a server that closes
+        its end after each response would hide an adapter that never closed its stream)."""

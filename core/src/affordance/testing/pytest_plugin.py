@@ -10,7 +10,8 @@ people who merely have affordance installed. It provides:
 - ``plugin_host``: a fresh ``PluginHost(autoload=False)``; register your plugin module on it;
 - ``no_network``: any non-loopback connection fails inside the test;
 - :class:`CodecContract`: subclass it (as ``TestMyCodec``) and define the ``codec``,
-  ``hosted_tool`` and ``sample_response_items`` fixtures to run the codec checks;
+  ``hosted_tool`` and ``sample_response_items`` fixtures to run the codec checks (the output
+  must be of the type the tool's kind is registered with);
 - :class:`PluginContract`: define the ``plugin_module`` fixture to check your entry-point
   module registers cleanly and imports no provider SDK.
 """
@@ -27,9 +28,10 @@ from typing import Any, ClassVar
 
 import pytest
 
+from affordance import plugins
 from affordance.plugins import PluginHost, PluginStatus
 from affordance.testing.network import block_network
-from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
+from affordance.tools.hosted import HostedTool, HostedToolCodec
 
 __all__ = ["PROVIDER_SDK_MODULES", "CodecContract", "PluginContract", "no_network", "plugin_host"]
 
@@ -68,6 +70,10 @@ def modules_imported_by(module: str, watched: Sequence[str] = PROVIDER_SDK_MODUL
     return imported
 
 
+def _dotted(cls: type[Any]) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def _abstract(cls: type, name: str) -> Any:
     pytest.fail(f"{cls.__name__} must define the {name!r} fixture (see CodecContract)")
 
@@ -80,8 +86,10 @@ class CodecContract:
     - ``sample_response_items``: provider response items (JSON-like dicts) in which the tool
       was invoked, so ``parse_output`` returns an output.
 
-    Optionally override ``unrelated_response_items`` (items in which it was not invoked) and
-    ``sdk_modules`` (modules the codec's module must not import).
+    Optionally override ``unrelated_response_items`` (items in which it was not invoked),
+    ``output_type`` (the type ``parse_output`` must return; by default the one the installed
+    plugins register for the tool's kind, as core checks it at run time) and ``sdk_modules``
+    (modules the codec's module must not import).
     """
 
     sdk_modules: ClassVar[tuple[str, ...]] = PROVIDER_SDK_MODULES
@@ -107,6 +115,17 @@ class CodecContract:
                 "content": [{"type": "output_text", "text": "Hello.", "annotations": []}],
             }
         ]
+
+    @pytest.fixture
+    def output_type(self, hosted_tool: HostedTool[Any]) -> type[Any]:
+        registered = plugins.registry().hosted_tool_output(hosted_tool.kind)
+        if registered is None:
+            pytest.fail(
+                f"no installed plugin registers hosted tool kind {hosted_tool.kind!r}, so the "
+                "type parse_output must return is unknown: install the plugin registering the "
+                "kind, or define the 'output_type' fixture (see CodecContract)"
+            )
+        return registered[0]
 
     def test_kind_matches_the_hosted_tool(
         self, codec: HostedToolCodec[Any, Any], hosted_tool: HostedTool[Any]
@@ -140,9 +159,22 @@ class CodecContract:
         hosted_tool: HostedTool[Any],
         sample_response_items: Sequence[Mapping[str, Any]],
     ) -> None:
+        assert codec.parse_output(sample_response_items, hosted_tool) is not None
+
+    def test_parse_output_returns_the_registered_output_type(
+        self,
+        codec: HostedToolCodec[Any, Any],
+        hosted_tool: HostedTool[Any],
+        sample_response_items: Sequence[Mapping[str, Any]],
+        output_type: type[Any],
+    ) -> None:
         output = codec.parse_output(sample_response_items, hosted_tool)
-        assert output is not None
-        assert isinstance(output, HostedToolOutput)
+        if not isinstance(output, output_type):
+            pytest.fail(
+                f"{type(codec).__qualname__}.parse_output returned {_dotted(type(output))} for "
+                f"the sample; kind {hosted_tool.kind!r} is registered with output "
+                f"{_dotted(output_type)}, and core drops any other output with a warning"
+            )
 
     def test_codec_module_imports_no_provider_sdk(self, codec: HostedToolCodec[Any, Any]) -> None:
         assert modules_imported_by(type(codec).__module__, self.sdk_modules) == []

@@ -60,7 +60,8 @@ class ScriptedAdapter(ProviderAdapter):
     characters, so offline tests and demos show streaming as a provider would.
     Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
     uses the codecs the installed plugins register for that provider, so provider-shaped items
-    in ``ProviderTurn.hosted_items`` go through the real codecs.
+    in ``ProviderTurn.hosted_items`` go through the real codecs (and their outputs are checked
+    against the types the plugins register, as a provider adapter checks them).
     """
 
     name = "scripted"
@@ -126,6 +127,16 @@ class ScriptedAdapter(ProviderAdapter):
             registry = self.resolution().registry
             codec = None if registry is None else registry.codec(self._codecs_of, kind)
         return codec
+
+    def hosted_output_type(self, kind: str) -> type[Any] | None:
+        """With ``codecs_of``, the output type the installed plugins register for ``kind``, as
+        a provider adapter checks it; without, none: the registry is not consulted (offline
+        tests of a kind no plugin registers hand their codecs over in ``codecs=``)."""
+        if self._codecs_of is None:
+            return None
+        registry = self.resolution().registry
+        found = None if registry is None else registry.hosted_tool_output(kind)
+        return None if found is None else found[0]
 
     @property
     def remaining(self) -> int:
