@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "MarkdownSection": "affordance.prompt.markdown",
     "OpenSectionsParams": "affordance.prompt.disclosure",
     "OpenSectionsResult": "affordance.prompt.disclosure",
+    "open_sections_tool": "affordance.prompt.disclosure",
     "Prompt": "affordance.prompt.template",
     "PromptEvaluationError": "affordance.errors",
     "PromptExecuted": "affordance.runtime.events",
@@ -67,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "ToolResult": "affordance.tools.result",
     "ToolValidationError": "affordance.errors",
     "UnsupportedHostedConfigError": "affordance.errors",
+    "RequestExtrasConflictError": "affordance.errors",
     "TurnFinished": "affordance.runtime.stream_events",
     "approve": "affordance.runtime.confirmation",
     "Confirmation": "affordance.runtime.confirmation",
@@ -106,6 +108,7 @@ __all__ = [
     "ProviderAdapter",
     "RefusalDelta",
     "RenderedPrompt",
+    "RequestExtrasConflictError",
     "RetryPolicy",
     "RunFinished",
     "RunStarted",
@@ -136,6 +139,7 @@ __all__ = [
     "deny",
     "is_declined",
     "log_context",
+    "open_sections_tool",
     "tool",
 ]
 
@@ -160,11 +164,16 @@ if TYPE_CHECKING:
         PromptEvaluationError,
         PromptRenderError,
         PromptValidationError,
+        RequestExtrasConflictError,
         ToolError,
         ToolValidationError,
         UnsupportedHostedConfigError,
     )
-    from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
+    from affordance.prompt.disclosure import (
+        OpenSectionsParams,
+        OpenSectionsResult,
+        open_sections_tool,
+    )
     from affordance.prompt.hosted_section import HostedToolSection
     from affordance.prompt.markdown import MarkdownSection
     from affordance.prompt.paths import SectionPath

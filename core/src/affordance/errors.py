@@ -16,6 +16,7 @@ __all__ = [
     "PromptEvaluationError",
     "PromptRenderError",
     "PromptValidationError",
+    "RequestExtrasConflictError",
     "ToolError",
     "ToolValidationError",
     "UnsupportedHostedConfigError",
@@ -120,6 +121,30 @@ class UnsupportedHostedConfigError(PromptEvaluationError):
         self.field = field
         self.tool_name = tool_name
         super().__init__(message, phase="render", provider=provider)
+
+
+class RequestExtrasConflictError(PromptEvaluationError):
+    """Request fields that hosted-tool codecs ask for (``request_extras``) cannot be merged
+    (phase ``render``), raised while the request is built, so nothing is sent.
+
+    Two codecs ask for different values of one field, or a codec asks for a field the adapter
+    builds itself. ``field`` names the request field, ``tool_names`` the hosted tools whose
+    codecs asked (two for a disagreement, one against the adapter), ``provider`` the codec
+    provider.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str,
+        tool_names: tuple[str, ...],
+        provider: str,
+        prompt_name: str | None = None,
+    ) -> None:
+        self.field = field
+        self.tool_names = tool_names
+        super().__init__(message, prompt_name=prompt_name, phase="render", provider=provider)
 
 
 class ToolValidationError(AffordanceError, ValueError):

@@ -9,6 +9,7 @@ from affordance import HostedTool, PromptEvaluationError
 from affordance.adapters.base import ProviderAdapter
 from affordance.plugins import (
     CodecSpec,
+    HostedToolKindSpec,
     PluginHost,
     ProviderSpec,
     UnknownProviderError,
@@ -22,6 +23,19 @@ from affordance.plugins import (
 pytestmark = pytest.mark.usefixtures("fresh_default_host")
 
 CODEC = """
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Found:
+    found: int
+
+
+@dataclass(frozen=True)
+class Config:
+    pass
+
+
 class Codec:
     kind = "acme_search"
 
@@ -31,7 +45,8 @@ class Codec:
     def parse_output(self, response_items, tool):
         for item in response_items:
             if item.get("type") == "acme_search_call":
-                return {"found": item["found"]}
+                found = item["found"]
+                return found if isinstance(found, str) else Found(found)
         return None
 """
 
@@ -57,6 +72,12 @@ class AcmePlugin:
     @hookimpl
     def affordance_register_providers(self):
         return [ProviderSpec("acme", "t_default_adapter:AcmeAdapter")]
+
+    @hookimpl
+    def affordance_register_hosted_tool_kinds(self):
+        return [
+            HostedToolKindSpec("acme_search", "t_default_codec:Config", "t_default_codec:Found")
+        ]
 
     @hookimpl
     def affordance_register_codecs(self):
@@ -91,11 +112,7 @@ def acme(fake_dists):
 
 
 def search_tool():
-    from dataclasses import dataclass
-
-    @dataclass(frozen=True)
-    class Config:
-        pass
+    from t_default_codec import Config  # the registered config type
 
     return HostedTool(kind="acme_search", name="search", description="Search.", config=Config())
 
@@ -138,7 +155,22 @@ def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
     outputs = adapter.parse_hosted_outputs(
         [{"type": "message"}, {"type": "acme_search_call", "found": 3}], [search_tool()]
     )
-    assert outputs == {"search": {"found": 3}}
+    assert {name: vars(output) for name, output in outputs.items()} == {"search": {"found": 3}}
+
+
+def test_a_codec_output_not_of_the_registered_type_is_dropped_with_a_warning(acme, caplog):
+    adapter = AcmeAdapter()
+    assert adapter.hosted_output_type("acme_search").__name__ == "Found"
+    assert adapter.hosted_output_type("never_registered") is None
+    with caplog.at_level("WARNING", logger="affordance.hosted"):
+        outputs = adapter.parse_hosted_outputs(
+            [{"type": "acme_search_call", "found": "a plain string"}], [search_tool()]
+        )
+    assert outputs == {}
+    [record] = caplog.records
+    assert "returned builtins.str" in record.getMessage()
+    assert "t_default_codec.Found" in record.getMessage()
+    assert "a plain string" not in record.getMessage()  # metadata only
 
 
 def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):

@@ -115,6 +115,8 @@ def test_the_higher_priority_codec_declares_the_tool_and_reads_the_answer(
     assert server.requests[0].body["tools"] == [
         {"search_context_size": "high", "type": "web_search"}
     ]
+    # the override extends affordance-web-search's codec, so it asks for the sources as it does
+    assert server.requests[0].body["include"] == ["web_search_call.action.sources"]
     result = answer.hosted_outputs["web_search"]
     assert isinstance(result, WebSearchResult)
     assert tuple(result.quote(c) for c in result.citations) == CITED_SPANS

@@ -4,7 +4,8 @@ core and the OpenAI plugin (the tox ``discovery`` env), change what reaches the 
 - ``affordance-openai-compat`` overrides ``serializer:openai.tool`` by priority; a pin restores
   the OpenAI plugin's own serializer.
 - ``affordance-acme-search`` adds a hosted tool kind with its OpenAI codec: the declaration
-  reaches the request, the parsed output reaches ``PromptResponse.hosted_outputs``.
+  and the ``include`` entry its codec asks for (``request_extras``) reach the request, the
+  parsed output reaches ``PromptResponse.hosted_outputs``.
 - ``affordance-rival-search`` offers a second codec for the same key at the same priority: a
   conflict error naming both distributions, settled by a pin.
 
@@ -130,7 +131,7 @@ def test_a_pin_gives_the_key_back_to_the_openai_plugin(
     assert tool["parameters"]["required"] == ["entity_id", "verbose"]
 
 
-def test_a_third_party_hosted_kind_reaches_the_request_and_the_response(
+def test_a_third_party_hosted_kind_and_its_include_reach_the_request_and_the_response(
     server: LoopbackServer, configure: Any
 ) -> None:
     configure(pins={"openai.acme_search": "affordance-acme-search"})
@@ -148,8 +149,9 @@ def test_a_third_party_hosted_kind_reaches_the_request_and_the_response(
     with adapter(server) as openai_adapter:
         answer = openai_adapter.evaluate(prompt(search))
 
-    tools = server.requests[0].body["tools"]
-    assert {"type": "acme_search", "max_results": 3, "safe_search": True} in tools
+    body = server.requests[0].body
+    assert {"type": "acme_search", "max_results": 3, "safe_search": True} in body["tools"]
+    assert body["include"] == ["acme_search_call.urls"]
     assert answer.hosted_outputs["acme_search"] == AcmeSearchResult(
         text="Acme says hi.", urls=("https://acme.example/a",)
     )
@@ -174,9 +176,9 @@ def test_two_codecs_at_one_priority_are_a_conflict_naming_both_until_a_pin(
     server.script(RESPONSES_PATH, response_text("Done."))
     with adapter(server) as openai_adapter:
         openai_adapter.evaluate(prompt(search))
-    assert {"type": "acme_search", "max_results": 50, "safe_search": True} in server.requests[
-        0
-    ].body["tools"]
+    body = server.requests[0].body
+    assert {"type": "acme_search", "max_results": 50, "safe_search": True} in body["tools"]
+    assert body["include"] == ["acme_search_call.urls"]  # the rival extends acme's codec
 
 
 def test_the_cli_render_shows_the_resolved_serializers_declarations(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ A plugin implements :meth:`~affordance.runtime.evaluator.Evaluator.send` and ``a
 for streaming, ``send_stream``/``asend_stream``): build its wire body with :meth:`declaration`,
 :meth:`output_format`, :meth:`tool_result` and :meth:`hosted_declarations`, call its SDK, and
 read the answer with :func:`affordance.adapters.decoding.decode_turn`. The loop, tool execution,
-confirmations, disclosure and events are the core's.
+confirmations, disclosure and events are the core's. An adapter that places its hosted tools'
+request extras (``include`` on OpenAI Responses) builds from :meth:`hosted_request` instead.
 
 Serializers and codecs resolve through the plugin registry once per adapter and registry
 snapshot (see :mod:`affordance.adapters.resolution`); ``serializers=`` and ``codecs=`` override
@@ -18,10 +19,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from affordance.adapters.hosted_request import HostedRequest
 from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import AffordanceError, PromptEvaluationError
 from affordance.runtime.evaluator import Evaluator
@@ -37,6 +39,9 @@ if TYPE_CHECKING:
 __all__ = ["ProviderAdapter"]
 
 AdapterT = TypeVar("AdapterT", bound="ProviderAdapter")
+ResultT = TypeVar("ResultT")
+
+_NO_HOSTED_TOOLS = HostedRequest()
 
 
 class ProviderAdapter(Evaluator):
@@ -163,28 +168,68 @@ class ProviderAdapter(Evaluator):
         """The codec for hosted tool ``kind`` on this provider (None if unsupported)."""
         return self.resolution().codec(kind)
 
+    def hosted_output_type(self, kind: str) -> type[Any] | None:
+        """The output type the registry's hosted tool kind ``kind`` names (imported on first
+        use), which its codec's output must be; None when no plugin registers the kind."""
+        registry = self.resolution().registry
+        found = None if registry is None else registry.hosted_tool_output(kind)
+        return None if found is None else found[0]
+
     def hosted_declarations(self, request: ModelRequest) -> list[dict[str, Any]]:
-        """The request's hosted tools as this provider declares them, through their codecs.
+        """The request's hosted tools as this provider declares them, through their codecs
+        (:meth:`hosted_request`'s declarations, without the request extras)."""
+        return list(self.hosted_request(request).declarations)
+
+    def hosted_request(self, request: ModelRequest) -> HostedRequest:
+        """The request's hosted tools as this provider declares them, through their codecs:
+        each tool's declaration (``serialize``) and the request fields the codecs ask for
+        (``request_extras``, optional), combined by the rule of
+        :mod:`affordance.adapters.hosted_request`; the adapter places them with
+        :meth:`HostedRequest.merge_into`.
 
         A codec's own ``AffordanceError`` (config the provider cannot honour) propagates as it
-        is; anything else a codec raises — it is plugin code — is a ``PromptEvaluationError``
-        naming the codec, raised before any request (``KeyboardInterrupt`` excepted)."""
-        declarations = []
+        is; anything else a codec raises or returns wrongly — it is plugin code — is a
+        ``PromptEvaluationError`` naming the codec, raised before any request
+        (``KeyboardInterrupt`` excepted); so are extras that conflict."""
+        if not request.hosted_tools:
+            return _NO_HOSTED_TOOLS
+        declared: list[tuple[str, dict[str, Any], Mapping[str, Any]]] = []
         for tool in request.hosted_tools:
             codec = self.require_hosted_codec(tool, prompt_name=request.prompt_name)
-            try:
-                declarations.append(codec.serialize(tool))
-            except (AffordanceError, KeyboardInterrupt):
-                raise
-            except BaseException as error:
-                raise PromptEvaluationError(
-                    f"the {tool.kind!r} codec for provider {self.codec_provider!r} failed to "
-                    f"declare hosted tool {tool.name!r}: {type(error).__name__}: {error}",
-                    prompt_name=request.prompt_name,
-                    phase="render",
-                    provider=self.name,
-                ) from error
-        return declarations
+            declaration = self._ask_codec(tool, request, "declare", codec.serialize)
+            extras = self._ask_codec(
+                tool,
+                request,
+                "give the request extras of",
+                functools.partial(_request_extras, codec),
+            )
+            declared.append((tool.name, declaration, extras))
+        return HostedRequest.combine(
+            declared, provider=self.codec_provider, prompt_name=request.prompt_name
+        )
+
+    def _ask_codec(
+        self,
+        tool: HostedTool[Any],
+        request: ModelRequest,
+        doing: str,
+        ask: Callable[[HostedTool[Any]], ResultT],
+    ) -> ResultT:
+        """``ask(tool)``; anything but an ``AffordanceError`` (or ``KeyboardInterrupt``) it
+        raises — a codec is plugin code — as a ``PromptEvaluationError`` naming the codec and
+        what it failed to do."""
+        try:
+            return ask(tool)
+        except (AffordanceError, KeyboardInterrupt):
+            raise
+        except BaseException as error:
+            raise PromptEvaluationError(
+                f"the {tool.kind!r} codec for provider {self.codec_provider!r} failed to "
+                f"{doing} hosted tool {tool.name!r}: {type(error).__name__}: {error}",
+                prompt_name=request.prompt_name,
+                phase="render",
+                provider=self.name,
+            ) from error
 
     def require_hosted_codec(
         self, tool: HostedTool[Any], *, prompt_name: str | None = None
@@ -254,6 +299,21 @@ class ProviderAdapter(Evaluator):
         Provider plugins override this with the body their ``send`` builds.
         """
         raise NotImplementedError(f"{type(self).__qualname__} does not preview its requests")
+
+
+def _request_extras(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, Any]:
+    """The request fields ``codec`` asks for on behalf of ``tool`` — a copy, so the body never
+    shares the codec's objects — or none when it does not define ``request_extras``."""
+    declare = getattr(codec, "request_extras", None)
+    if declare is None:
+        return {}
+    extras = declare(tool)
+    if not isinstance(extras, Mapping) or not all(isinstance(key, str) for key in extras):
+        raise TypeError(
+            f"request_extras returned {type(extras).__qualname__}, not a mapping of request "
+            "field names to values"
+        )
+    return copy.deepcopy(dict(extras))
 
 
 @functools.cache

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from affordance._lazy import lazy_exports
 from affordance.plugins._contributions import Contribution, ContributionKey
 from affordance.plugins._host import PluginHost
 from affordance.plugins._loader import ENTRY_POINT_GROUP
@@ -84,6 +85,7 @@ __all__ = [
     "diagnose",
     "hookimpl",
     "hookspec",
+    "lazy_exports",
     "load_adapter",
     "registry",
     "report",

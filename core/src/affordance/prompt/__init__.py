@@ -18,7 +18,7 @@ from affordance.errors import (
     ToolError,
     ToolValidationError,
 )
-from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult
+from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult, open_sections_tool
 from affordance.prompt.hosted_section import HostedToolSection
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.paths import SectionPath
@@ -65,6 +65,7 @@ __all__ = [
     "ToolRenderableResult",
     "ToolResult",
     "ToolValidationError",
+    "open_sections_tool",
     "tool",
 ]
 

@@ -7,13 +7,23 @@ builds it: ``affordance.runtime.context``.
 from typing import TYPE_CHECKING, Any
 
 from affordance.tools.decorator import tool
-from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolConfig, HostedToolOutput
-from affordance.tools.result import ToolRenderableResult, ToolResult
-from affordance.tools.retry import RetryPolicy
+from affordance.tools.hosted import (
+    DeclaresRequestExtras,
+    HostedTool,
+    HostedToolCodec,
+    HostedToolConfig,
+    HostedToolOutput,
+    config_as,
+    refuse_unhonoured,
+)
+from affordance.tools.result import ToolRenderableResult, ToolResult, render_value
+from affordance.tools.retry import NO_RETRY, RetryPolicy
 from affordance.tools.tool import Tool, ToolExample
 
 __all__ = [
     "MAX_WARNINGS",
+    "NO_RETRY",
+    "DeclaresRequestExtras",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",
@@ -25,6 +35,9 @@ __all__ = [
     "ToolExample",
     "ToolRenderableResult",
     "ToolResult",
+    "config_as",
+    "refuse_unhonoured",
+    "render_value",
     "tool",
 ]
 

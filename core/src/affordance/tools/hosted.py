@@ -2,7 +2,9 @@
 
 Core knows only their shape. Each provider plugin turns a :class:`HostedTool` into its wire
 format with a :class:`HostedToolCodec`, looked up by ``(provider, kind)`` in the plugin
-registry; codecs work on JSON-like dicts so they never import a provider SDK.
+registry; codecs work on JSON-like dicts so they never import a provider SDK. A codec whose
+tool needs more of the request than its declaration (OpenAI Responses' ``include``) says so
+with the optional ``request_extras`` (:class:`DeclaresRequestExtras`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from affordance.errors import PromptValidationError, UnsupportedHostedConfigErro
 from affordance.tools._naming import check_description, check_tool_name
 
 __all__ = [
+    "DeclaresRequestExtras",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",
@@ -84,7 +87,8 @@ class HostedToolCodec(Protocol[ConfigT, OutputT_co]):
 
     ``serialize`` returns the provider's tool declaration as a JSON-like dict.
     ``parse_output`` receives the provider's response items as JSON-like dicts and returns the
-    typed output, or ``None`` when the tool was not invoked in that response.
+    typed output, or ``None`` when the tool was not invoked in that response. A codec may also
+    define ``request_extras`` (:class:`DeclaresRequestExtras`); one without it asks for nothing.
     """
 
     @property
@@ -95,6 +99,20 @@ class HostedToolCodec(Protocol[ConfigT, OutputT_co]):
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[ConfigT]
     ) -> OutputT_co | None: ...
+
+
+class DeclaresRequestExtras(Protocol[ConfigT]):
+    """The optional part of a :class:`HostedToolCodec`: request fields its tool needs besides
+    its declaration, as top-level body fields to merge (``{"include":
+    ["file_search_call.results"]}`` on OpenAI Responses).
+
+    Like ``serialize``, it speaks the wire of the codec provider the codec is registered under
+    (``openai`` is Responses, ``openai-chat`` is Chat Completions), so it needs no API argument.
+    The adapter merges every codec's extras by one rule (``affordance.adapters.hosted``) and
+    places them in its body; the caller's ``extra_body`` is merged after them.
+    """
+
+    def request_extras(self, tool: HostedTool[ConfigT]) -> Mapping[str, Any]: ...
 
 
 C = TypeVar("C")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import anthropic
 
-from affordance.adapters.errors import stainless_error
+from affordance.adapters import stainless_error
 from affordance.errors import PromptEvaluationError
 
 __all__ = ["PROVIDER", "provider_error"]

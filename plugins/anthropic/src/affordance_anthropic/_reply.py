@@ -14,9 +14,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.runtime.messages import ToolCall
-from affordance.runtime.turn import PAUSED, ProviderTurn, Usage
+from affordance.adapters import (
+    PAUSED,
+    ProviderTurn,
+    ToolCall,
+    UnusableResponseError,
+    Usage,
+    token_count,
+)
 
 __all__ = ["FINISH_REASONS", "finish_reason", "parse_message", "refusal_of", "usage_of"]
 

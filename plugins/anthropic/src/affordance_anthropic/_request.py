@@ -13,10 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.encoding import arguments_json, merge_extra_body
-from affordance.adapters.resolution import IdentityCache
-from affordance.runtime.messages import AssistantMessage, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ModelRequest
+from affordance.adapters import (
+    AssistantMessage,
+    IdentityCache,
+    ModelRequest,
+    ToolResultMessage,
+    UserMessage,
+    arguments_json,
+    merge_extra_body,
+)
 from affordance_anthropic._schema import StrictSchemaCost, strict_schema_cost
 
 if TYPE_CHECKING:
@@ -30,6 +35,11 @@ __all__ = [
     "build_body",
     "is_content_block",
 ]
+
+_BUILT_FIELDS = frozenset(
+    {"model", "max_tokens", "messages", "system", "tools", "tool_choice", "temperature", "stream"}
+)
+"""The body fields the adapter builds: a hosted tool's codec may add others, never these."""
 
 _CHOICES: Mapping[str, Mapping[str, Any]] = {
     "auto": {"type": "auto"},
@@ -92,11 +102,11 @@ def is_content_block(item: Mapping[str, Any]) -> bool:
 
 
 def build_body(
-    adapter: ProviderAdapter,
-    request: ModelRequest,
-    settings: RequestSettings,
-    hosted: Sequence[Mapping[str, Any]] = (),
+    adapter: ProviderAdapter, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
+    """The Messages body of ``request``. The hosted tools' request extras (none of the shipped
+    codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
+    hosted = adapter.hosted_request(request)
     body: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": settings.max_tokens,
@@ -106,7 +116,7 @@ def build_body(
     tools: list[Mapping[str, Any]] = within_strict_budget(
         [adapter.declaration(tool).wire for tool in request.tools]
     )
-    tools.extend(hosted)
+    tools.extend(hosted.declarations)
     if tools:
         body["tools"] = tools
         choice = tool_choice(request.tool_choice, request.parallel_tool_calls)
@@ -123,9 +133,10 @@ def build_body(
         body["system"] = system
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
+    hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
-    continued = _continued_blocks(body["messages"]) if hosted else ()
-    return PreparedRequest(body, hosted=bool(hosted), continued=continued)
+    continued = _continued_blocks(body["messages"]) if hosted.declarations else ()
+    return PreparedRequest(body, hosted=bool(hosted.declarations), continued=continued)
 
 
 def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ...]:

@@ -20,18 +20,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
-from affordance.adapters.sse import SseEvent
-from affordance.runtime.deltas import (
+from affordance.adapters import (
     Delta,
     HostedActivity,
     ProviderItem,
     RefusalPiece,
+    SseEvent,
+    StreamFailedError,
     TextPiece,
     ToolCallArguments,
     ToolCallBegun,
     ToolCallReady,
     TurnEnd,
+    UnusableResponseError,
+    parse_json,
 )
 from affordance_anthropic._reply import finish_reason, refusal_of, usage_of
 

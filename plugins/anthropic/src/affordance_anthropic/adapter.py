@@ -19,16 +19,25 @@ from typing import Any, ClassVar, TypeVar
 
 import anthropic
 
-from affordance.adapters import ClientPair, ProviderAdapter, decode_turn, malformed_response
-from affordance.adapters.decoding import adecode_stream, decode_stream
-from affordance.adapters.errors import transport_errors
-from affordance.adapters.redaction import bodies_withheld, withhold_bodies
-from affordance.adapters.resolution import SerializerFactories
-from affordance.adapters.sse import aread_events, read_events
-from affordance.adapters.stainless import JsonPost
+from affordance.adapters import (
+    ClientPair,
+    Delta,
+    JsonPost,
+    ModelRequest,
+    ProviderAdapter,
+    ProviderTurn,
+    SerializerFactories,
+    adecode_stream,
+    aread_events,
+    bodies_withheld,
+    decode_stream,
+    decode_turn,
+    malformed_response,
+    read_events,
+    transport_errors,
+    withhold_bodies,
+)
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.deltas import Delta
-from affordance.runtime.turn import ModelRequest, ProviderTurn
 from affordance_anthropic import DEFAULT_MAX_TOKENS
 from affordance_anthropic._errors import PROVIDER, provider_error
 from affordance_anthropic._reply import parse_message
@@ -203,7 +212,7 @@ class AnthropicAdapter(ProviderAdapter):
 
     def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
-        prepared = build_body(self, request, self.settings, self.hosted_declarations(request))
+        prepared = build_body(self, request, self.settings)
         if stream:
             prepared.body["stream"] = True
         return prepared

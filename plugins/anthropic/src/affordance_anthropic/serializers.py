@@ -20,9 +20,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.serializers import OutputFormat, ToolDeclaration
-from affordance.tools.tool import Tool
+from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.tools import Tool
 from affordance_anthropic._schema import strict_schema
 
 __all__ = [

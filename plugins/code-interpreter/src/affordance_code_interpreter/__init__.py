@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from affordance._lazy import lazy_exports
+from affordance.plugins import lazy_exports
 
 __version__ = "0.1.0"
 

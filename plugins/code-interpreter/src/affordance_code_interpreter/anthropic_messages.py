@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from affordance.tools import ItemReader, Position
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, ItemReader, Position
 from affordance_code_interpreter._wire import integer, string, unique_files
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from affordance.errors import UnsupportedHostedConfigError
-from affordance.tools import hosted
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, config_as
+from affordance.tools import refuse_unhonoured as refuse_any_unhonoured
 from affordance_code_interpreter.config import CodeInterpreterConfig
 
 __all__ = ["UnsupportedCodeInterpreterConfigError", "config_of", "refuse_unhonoured"]
@@ -23,7 +23,7 @@ class UnsupportedCodeInterpreterConfigError(UnsupportedHostedConfigError):
 
 def config_of(tool: HostedTool[CodeInterpreterConfig]) -> CodeInterpreterConfig:
     """The tool's config, checked: this plugin's codecs read only :class:`CodeInterpreterConfig`."""
-    return hosted.config_as(tool, CodeInterpreterConfig)
+    return config_as(tool, CodeInterpreterConfig)
 
 
 def refuse_unhonoured(
@@ -33,7 +33,7 @@ def refuse_unhonoured(
     :class:`UnsupportedCodeInterpreterConfigError` naming the first setting it does not."""
     config = config_of(tool)
     requested = config.requested()
-    hosted.refuse_unhonoured(
+    refuse_any_unhonoured(
         tool,
         requested,
         provider=provider,

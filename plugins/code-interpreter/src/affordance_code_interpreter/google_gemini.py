@@ -17,8 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from affordance.tools import ItemReader, Position
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, ItemReader, Position
 from affordance_code_interpreter._wire import string
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured

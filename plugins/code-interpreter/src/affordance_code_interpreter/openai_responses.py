@@ -5,10 +5,12 @@ Request (an entry of ``tools``)::
     {"type": "code_interpreter", "container": {"type": "auto", "memory_limit": "4g",
                                                "file_ids": [...]}}     # or "container": "<id>"
 
-Response: one ``code_interpreter_call`` item per run (``code``, ``status``, and ``outputs``
-— ``logs`` text and ``image`` URLs: the OpenAI adapter asks for them with
-``include: ["code_interpreter_call.outputs"]``), and ``message`` items whose ``output_text``
-parts may cite created files (``container_file_citation``).
+Request extras: ``{"include": ["code_interpreter_call.outputs"]}`` (:meth:`request_extras`).
+
+Response: one ``code_interpreter_call`` item per run (``code``, ``status``, and ``outputs`` —
+``logs`` text and ``image`` URLs, which Responses sends only when the request's ``include`` asks
+for them), and ``message`` items whose ``output_text`` parts may cite created files
+(``container_file_citation``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from affordance.tools import ItemReader, Position
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, ItemReader, Position
 from affordance_code_interpreter._wire import string, unique_files
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.errors import refuse_unhonoured
@@ -52,9 +53,9 @@ class OpenAICodeInterpreterCodec:
             "(`outcome` is None then)."
         ),
         (
-            "`output` and image files come from `outputs`, which the adapter asks for with "
-            '`include: ["code_interpreter_call.outputs"]` (an `include` of your own in '
-            "`extra_body` replaces it)."
+            "`output` and image files come from `outputs`, which the codec asks for with "
+            '`include: ["code_interpreter_call.outputs"]` (its `request_extras`; an `include` '
+            "of your own in `extra_body` replaces it)."
         ),
     )
 
@@ -68,6 +69,10 @@ class OpenAICodeInterpreterCodec:
         if config.file_ids:
             container["file_ids"] = list(config.file_ids)
         return {"type": "code_interpreter", "container": container}
+
+    def request_extras(self, tool: HostedTool[CodeInterpreterConfig]) -> dict[str, Any]:
+        """Responses reports what the code printed and drew only when asked to."""
+        return {"include": ["code_interpreter_call.outputs"]}
 
     def parse_output(
         self,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affordance.prompt.hosted_section import HostedToolSection
-from affordance.prompt.section import SectionVisibility
+from affordance.prompt import HostedToolSection, SectionVisibility
 from affordance_code_interpreter.config import CodeInterpreterConfig
 from affordance_code_interpreter.tool import code_interpreter_tool
 

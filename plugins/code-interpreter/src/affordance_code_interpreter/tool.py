@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool
 from affordance_code_interpreter.config import CodeInterpreterConfig
 
 __all__ = ["CODE_INTERPRETER_KIND", "code_interpreter_tool"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.retry import NO_REQUEST_RETRIES, RequestRetryPolicy
+from affordance.adapters import NO_REQUEST_RETRIES, RequestRetryPolicy
 
 __version__ = "0.1.0"
 __all__ = ["NO_REQUEST_RETRIES", "GoogleAdapter", "RequestRetryPolicy", "__version__"]

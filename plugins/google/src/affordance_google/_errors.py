@@ -19,8 +19,7 @@ from typing import Any
 
 from google.genai import errors
 
-from affordance.adapters.decoding import cut
-from affordance.adapters.retry import Transient, retry_after_seconds
+from affordance.adapters import Transient, cut, retry_after_seconds
 from affordance.errors import PromptEvaluationError
 
 __all__ = [

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.runtime.messages import ToolCall
-from affordance.runtime.turn import ProviderTurn, Usage
+from affordance.adapters import ProviderTurn, ToolCall, UnusableResponseError, Usage, token_count
 
 if TYPE_CHECKING:
     from affordance_google._request import PreparedRequest

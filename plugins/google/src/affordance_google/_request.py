@@ -13,9 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.encoding import arguments_json, merge_extra_body
-from affordance.runtime.messages import AssistantMessage, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ModelRequest
+from affordance.adapters import (
+    AssistantMessage,
+    ModelRequest,
+    ToolResultMessage,
+    UserMessage,
+    arguments_json,
+    merge_extra_body,
+)
 from affordance_google._reply import wire_id
 from affordance_google.serializers import wire_name
 
@@ -23,6 +28,11 @@ if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
 __all__ = ["PreparedRequest", "RequestSettings", "build_body"]
+
+_BUILT_FIELDS = frozenset(
+    {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
+)
+"""The body fields the adapter builds: a hosted tool's codec may add others, never these."""
 
 _CHOICE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _PART_KEYS = frozenset(
@@ -65,11 +75,11 @@ class PreparedRequest:
 
 
 def build_body(
-    adapter: ProviderAdapter,
-    request: ModelRequest,
-    settings: RequestSettings,
-    hosted: Sequence[Mapping[str, Any]] = (),
+    adapter: ProviderAdapter, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
+    """The ``generateContent`` body of ``request``. The hosted tools' request extras (none of the
+    shipped codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
+    hosted = adapter.hosted_request(request)
     declarations = [adapter.declaration(tool).wire for tool in request.tools]
     names = {
         str(wire["name"]): tool.name
@@ -80,7 +90,7 @@ def build_body(
     body: dict[str, Any] = {"contents": _contents(adapter, request.messages, declared)}
     if request.instructions is not None:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
-    tools: list[Mapping[str, Any]] = list(hosted)
+    tools: list[Mapping[str, Any]] = list(hosted.declarations)
     if declarations:
         tools.append({"functionDeclarations": declarations})
     if tools:
@@ -89,7 +99,7 @@ def build_body(
         tool_config: dict[str, Any] = {}
         if config is not None:
             tool_config["functionCallingConfig"] = config
-        if declarations and hosted:
+        if declarations and hosted.declarations:
             tool_config["includeServerSideToolInvocations"] = True
         if tool_config:
             body["toolConfig"] = tool_config
@@ -103,8 +113,9 @@ def build_body(
         generation["temperature"] = settings.temperature
     if generation:
         body["generationConfig"] = generation
+    hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, names, request.turn, hosted=bool(hosted))
+    return PreparedRequest(body, names, request.turn, hosted=bool(hosted.declarations))
 
 
 def _function_calling_config(

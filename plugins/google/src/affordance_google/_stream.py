@@ -5,18 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
-from affordance.adapters.sse import SseEvent
-from affordance.runtime.deltas import (
+from affordance.adapters import (
     Delta,
     ProviderItem,
     RefusalPiece,
+    SseEvent,
+    StreamFailedError,
     TextPiece,
     ToolCallBegun,
     ToolCallReady,
     TurnEnd,
+    UnusableResponseError,
+    Usage,
+    parse_json,
 )
-from affordance.runtime.turn import Usage
 from affordance_google._reply import (
     Calls,
     blocked,

@@ -36,15 +36,24 @@ from google import genai
 from google.genai import _transformers, types
 from google.genai.client import AsyncClient
 
-from affordance.adapters import ClientPair, ProviderAdapter, decode_turn
-from affordance.adapters.decoding import adecode_stream, decode_stream
-from affordance.adapters.resolution import SerializerFactories
-from affordance.adapters.retry import RequestRetryPolicy, awith_retries, with_retries
-from affordance.adapters.sse import aread_events, read_events
+from affordance.adapters import (
+    ClientPair,
+    Delta,
+    ModelRequest,
+    ProviderAdapter,
+    ProviderTurn,
+    RequestRetryPolicy,
+    SerializerFactories,
+    adecode_stream,
+    aread_events,
+    awith_retries,
+    decode_stream,
+    decode_turn,
+    read_events,
+    with_retries,
+)
 from affordance.clock import Clock
-from affordance.runtime.deltas import Delta
-from affordance.runtime.turn import ModelRequest, ProviderTurn
-from affordance.tools.tool import Tool
+from affordance.tools import Tool
 from affordance_google._errors import (
     PROVIDER,
     classify,
@@ -274,8 +283,7 @@ class GoogleAdapter(ProviderAdapter):
     # -- translation -------------------------------------------------------------------------
 
     def _prepare(self, request: ModelRequest) -> PreparedRequest:
-        hosted = self.hosted_declarations(request)
-        return build_body(self, request, self.settings, hosted)
+        return build_body(self, request, self.settings)
 
     def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
         body = response.body

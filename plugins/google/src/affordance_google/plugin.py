@@ -7,8 +7,7 @@ the ``google-genai`` SDK; the registry imports the adapter and the serializers o
 
 from __future__ import annotations
 
-from affordance.plugins.hookspecs import hookimpl
-from affordance.plugins.specs import ProviderSpec, SerializerSpec
+from affordance.plugins import ProviderSpec, SerializerSpec, hookimpl
 
 __all__ = [
     "GOOGLE_SDK_REQUIREMENT",

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.serializers import OutputFormat, ToolDeclaration
-from affordance.tools.tool import Tool
+from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.tools import Tool
 from affordance_google._schema import gemini_schema
 
 __all__ = [

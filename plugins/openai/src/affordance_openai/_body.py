@@ -9,12 +9,11 @@ vs ``max_output_tokens``), not in what is sent. :class:`ApiShape` holds those di
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.encoding import merge_extra_body
-from affordance.runtime.turn import TOOL_CHOICE_KEYWORDS, ModelRequest
+from affordance.adapters import TOOL_CHOICE_KEYWORDS, ModelRequest, merge_extra_body
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -26,6 +25,18 @@ __all__ = [
     "arguments_text",
     "build_body",
 ]
+
+_BUILT_ON_BOTH = frozenset(
+    {
+        "model",
+        "tools",
+        "parallel_tool_calls",
+        "tool_choice",
+        "temperature",
+        "stream",
+        "stream_options",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,23 +66,28 @@ class ApiShape:
     instructions_key: str | None
     function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     named_choice: Callable[[str], Mapping[str, Any]]
-    output_format: Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]
+    output_key: str
+    output_format: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     max_tokens_key: str
     hosted_in_tools: bool
     """Whether hosted tools' declarations join ``tools`` (Responses) or are request fields
     merged into the body (Chat: ``web_search_options``)."""
-    hosted_includes: Mapping[str, str] = field(default_factory=dict)
-    """``include`` entries a hosted tool's results need, by its declaration's ``type``: without
-    them Responses leaves out the sources a search consulted and what code printed."""
+    built_fields: frozenset[str] = field(init=False)
+    """Every body field the adapter builds on this API: a hosted tool's codec may add request
+    fields (``include``), never one of these."""
+
+    def __post_init__(self) -> None:
+        own = (self.transcript_key, self.instructions_key, self.output_key, self.max_tokens_key)
+        built = _BUILT_ON_BOTH.union(key for key in own if key is not None)
+        object.__setattr__(self, "built_fields", built)
 
 
 def build_body(
-    adapter: ProviderAdapter,
-    request: ModelRequest,
-    settings: RequestSettings,
-    shape: ApiShape,
-    hosted: Sequence[Mapping[str, Any]] = (),
+    adapter: ProviderAdapter, request: ModelRequest, settings: RequestSettings, shape: ApiShape
 ) -> PreparedRequest:
+    """The body of ``request`` on ``shape``'s API. The hosted tools' request extras go in before
+    the function tools, and the caller's ``extra_body`` is merged last (it may replace them)."""
+    hosted = adapter.hosted_request(request)
     body: dict[str, Any] = {
         "model": settings.model,
         shape.transcript_key: shape.transcript(adapter, request),
@@ -80,14 +96,11 @@ def build_body(
         body[shape.instructions_key] = request.instructions
     tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
     if shape.hosted_in_tools:
-        tools.extend(hosted)
-        includes = [shape.hosted_includes.get(str(entry.get("type"))) for entry in hosted]
-        wanted = list(dict.fromkeys(entry for entry in includes if entry is not None))
-        if wanted:
-            body["include"] = wanted
+        tools.extend(hosted.declarations)
     else:
-        for fields in hosted:
+        for fields in hosted.declarations:
             body.update(fields)
+    hosted.merge_into(body, built=shape.built_fields)
     if tools:
         body["tools"] = tools
         if request.parallel_tool_calls is not None:
@@ -99,14 +112,13 @@ def build_body(
             body["tool_choice"] = choice
     if request.output_schema is not None:
         formatted = adapter.output_format(request.output_schema, request.output_name)
-        key, value = shape.output_format(formatted.wire)
-        body[key] = value
+        body[shape.output_key] = shape.output_format(formatted.wire)
     if settings.max_output_tokens is not None:
         body[shape.max_tokens_key] = settings.max_output_tokens
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, hosted=bool(hosted))
+    return PreparedRequest(body, hosted=bool(hosted.declarations))
 
 
 def arguments_text(arguments: Any) -> str:

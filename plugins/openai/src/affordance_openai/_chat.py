@@ -12,10 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.adapters.encoding import arguments_text as echoed_arguments
-from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance.adapters import (
+    AssistantMessage,
+    ModelRequest,
+    ProviderTurn,
+    ToolCall,
+    ToolResultMessage,
+    UnusableResponseError,
+    Usage,
+    UserMessage,
+    token_count,
+)
+from affordance.adapters import arguments_text as echoed_arguments
 from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 
 if TYPE_CHECKING:
@@ -67,10 +75,8 @@ CHAT = ApiShape(
     transcript=chat_messages,
     function=lambda function: {"type": "function", "function": function},
     named_choice=lambda name: {"type": "function", "function": {"name": name}},
-    output_format=lambda output: (
-        "response_format",
-        {"type": "json_schema", "json_schema": output},
-    ),
+    output_key="response_format",
+    output_format=lambda output: {"type": "json_schema", "json_schema": output},
     max_tokens_key="max_completion_tokens",
     hosted_in_tools=False,
 )

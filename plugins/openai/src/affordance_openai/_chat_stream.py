@@ -13,20 +13,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
-from affordance.adapters.errors import describe_error_body
-from affordance.adapters.sse import SseEvent
-from affordance.runtime.deltas import (
+from affordance.adapters import (
+    NO_USAGE,
     Delta,
     ProviderItem,
     RefusalPiece,
+    SseEvent,
+    StreamFailedError,
     TextPiece,
     ToolCallArguments,
     ToolCallBegun,
     ToolCallReady,
     TurnEnd,
+    UnusableResponseError,
+    Usage,
+    describe_error_body,
+    parse_json,
 )
-from affordance.runtime.turn import NO_USAGE, Usage
 from affordance_openai._chat import finish_reason, hosted_item, usage_of
 
 __all__ = ["ChatStream"]

@@ -11,10 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters.decoding import UnusableResponseError, token_count
-from affordance.adapters.encoding import arguments_text as echoed_arguments
-from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance.adapters import (
+    AssistantMessage,
+    ModelRequest,
+    ProviderTurn,
+    ToolCall,
+    ToolResultMessage,
+    UnusableResponseError,
+    Usage,
+    UserMessage,
+    token_count,
+)
+from affordance.adapters import arguments_text as echoed_arguments
 from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
 
 if TYPE_CHECKING:
@@ -59,14 +67,10 @@ RESPONSES = ApiShape(
     transcript=input_items,
     function=lambda function: {"type": "function", **function},
     named_choice=lambda name: {"type": "function", "name": name},
-    output_format=lambda output: ("text", {"format": {"type": "json_schema", **output}}),
+    output_key="text",
+    output_format=lambda output: {"format": {"type": "json_schema", **output}},
     max_tokens_key="max_output_tokens",
     hosted_in_tools=True,
-    hosted_includes={
-        "web_search": "web_search_call.action.sources",
-        "web_search_preview": "web_search_call.action.sources",
-        "code_interpreter": "code_interpreter_call.outputs",
-    },
 )
 
 

@@ -13,18 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from affordance.adapters.decoding import StreamFailedError, UnusableResponseError, parse_json
-from affordance.adapters.sse import SseEvent
-from affordance.runtime.deltas import (
+from affordance.adapters import (
     Delta,
     HostedActivity,
     ProviderItem,
     RefusalPiece,
+    SseEvent,
+    StreamFailedError,
     TextPiece,
     ToolCallArguments,
     ToolCallBegun,
     ToolCallReady,
     TurnEnd,
+    UnusableResponseError,
+    parse_json,
 )
 from affordance_openai._responses import failure, finish_reason, usage_of
 

@@ -22,21 +22,23 @@ import openai
 
 from affordance.adapters import (
     ClientPair,
+    Delta,
+    JsonPost,
+    ModelRequest,
     ProviderAdapter,
+    ProviderTurn,
+    SerializerFactories,
     SseEvent,
     adecode_stream,
     aread_events,
+    bodies_withheld,
     decode_stream,
     decode_turn,
     read_events,
+    transport_errors,
+    withhold_bodies,
 )
-from affordance.adapters.errors import transport_errors
-from affordance.adapters.redaction import bodies_withheld, withhold_bodies
-from affordance.adapters.resolution import SerializerFactories
-from affordance.adapters.stainless import JsonPost
-from affordance.runtime.deltas import Delta
-from affordance.runtime.turn import ModelRequest, ProviderTurn
-from affordance.tools.tool import Tool
+from affordance.tools import Tool
 from affordance_openai import _chat, _responses
 from affordance_openai._body import PreparedRequest, RequestSettings, build_body
 from affordance_openai._chat_stream import ChatStream
@@ -230,14 +232,13 @@ class OpenAIAdapter(ProviderAdapter):
     def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs. A streamed
         Chat request asks for the usage chunk (Responses always sends usage)."""
-        hosted = self.hosted_declarations(request)
         if self.api == "chat":
-            prepared = build_body(self, request, self.settings, _chat.CHAT, hosted)
+            prepared = build_body(self, request, self.settings, _chat.CHAT)
             if stream:
                 prepared.body["stream"] = True
                 prepared.body.setdefault("stream_options", {"include_usage": True})
             return prepared
-        prepared = build_body(self, request, self.settings, _responses.RESPONSES, hosted)
+        prepared = build_body(self, request, self.settings, _responses.RESPONSES)
         if stream:
             prepared.body["stream"] = True
         return prepared

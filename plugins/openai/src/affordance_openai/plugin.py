@@ -7,8 +7,7 @@ the ``openai`` SDK; the registry imports the adapter and the serializers on firs
 
 from __future__ import annotations
 
-from affordance.plugins.hookspecs import hookimpl
-from affordance.plugins.specs import ProviderSpec, SerializerSpec
+from affordance.plugins import ProviderSpec, SerializerSpec, hookimpl
 
 __all__ = [
     "OPENAI_SDK_REQUIREMENT",

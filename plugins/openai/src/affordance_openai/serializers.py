@@ -20,9 +20,8 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.serializers import Arguments, OutputFormat, ToolDeclaration
-from affordance.tools.tool import Tool
+from affordance.adapters import Arguments, OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.tools import Tool
 from affordance_openai._nulls import NullPlan, drop_introduced_nulls, drop_nulls_in_json
 from affordance_openai._schema import strict_schema
 

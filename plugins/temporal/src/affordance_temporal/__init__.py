@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from affordance._lazy import lazy_exports
+from affordance.plugins import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "ConfirmationRefusedError": "affordance_temporal.errors",

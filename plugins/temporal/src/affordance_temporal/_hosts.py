@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 
 from affordance import RetryPolicy
-from affordance.runtime.policy import ToolPolicy
+from affordance.runtime import ToolPolicy
 from affordance_temporal.registry import PromptRegistry
 
 __all__ = ["WorkflowHost", "host_for", "install_host"]

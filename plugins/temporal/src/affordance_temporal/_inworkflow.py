@@ -17,8 +17,8 @@ from typing import Any
 from temporalio import workflow
 
 from affordance import Evaluator, HostedTool, HostedToolOutput, PromptEvaluationError, ToolExecutor
-from affordance.runtime.executor import CallOutcome
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.adapters import ModelRequest, ProviderTurn
+from affordance.runtime import CallOutcome
 
 __all__ = ["StandIn", "WorkflowClock", "WorkflowExecutor"]
 

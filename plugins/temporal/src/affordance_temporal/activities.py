@@ -35,13 +35,11 @@ from affordance import (
     ToolContext,
     ToolExecutor,
 )
+from affordance.adapters import ModelRequest, output_name, output_schema
 from affordance.clock import Deadline
-from affordance.runtime.executor import CallOutcome, PreparedCall
-from affordance.runtime.failures import ToolErrorInfo
-from affordance.runtime.output import output_name, output_schema
-from affordance.runtime.turn import ModelRequest
+from affordance.runtime import CallOutcome, PreparedCall, ToolErrorInfo
 from affordance.serde import ParseError, dump, parse
-from affordance.tools.retry import NO_RETRY
+from affordance.tools import NO_RETRY
 from affordance_temporal._inworkflow import StandIn
 from affordance_temporal.boundary import (
     ModelAnswer,

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from affordance import PromptTemplate, SectionVisibility
-from affordance.prompt.paths import SectionPath
-from affordance.runtime.messages import Message, ToolCall
-from affordance.runtime.turn import NO_USAGE, ProviderTurn, Usage
+from affordance.adapters import NO_USAGE, Message, ProviderTurn, ToolCall, Usage
+from affordance.prompt import SectionPath
 from affordance.serde import ParseError, dump, parse
 from affordance_temporal.errors import RegistryMismatchError
 from affordance_temporal.options import RunOptions

@@ -27,9 +27,8 @@ from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from affordance import PromptResponse
-from affordance.runtime.confirmation import Confirmation, PendingConfirmation
-from affordance.runtime.messages import Message
-from affordance.runtime.response import ToolCallResult
+from affordance.adapters import Message
+from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult
 from affordance.serde import dump
 from affordance_temporal.client import Settled, attach_run, start_run
 from affordance_temporal.errors import ConfirmationRefusedError

@@ -23,9 +23,8 @@ from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from affordance import PromptResponse, SectionPath, SectionVisibility
-from affordance.runtime.confirmation import Confirmation, PendingConfirmation
-from affordance.runtime.messages import Message
-from affordance.runtime.response import ToolCallResult
+from affordance.adapters import Message
+from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult
 from affordance.serde import ParseError
 from affordance_temporal.boundary import (
     Answers,

@@ -17,8 +17,7 @@ from typing import Any
 from temporalio.common import RetryPolicy as TemporalRetryPolicy
 
 from affordance import Evaluator
-from affordance.adapters.clients import ClientPair
-from affordance.adapters.retry import NO_REQUEST_RETRIES, RequestRetryPolicy
+from affordance.adapters import NO_REQUEST_RETRIES, ClientPair, RequestRetryPolicy
 
 __all__ = ["retry_delay", "single_attempt"]
 

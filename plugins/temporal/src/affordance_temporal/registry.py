@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from affordance import PromptTemplate, Tool
-from affordance.prompt.disclosure import open_sections_tool
+from affordance.prompt import open_sections_tool
 
 __all__ = ["PromptFactory", "PromptRegistry", "UnknownPromptError"]
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from affordance import OpenSectionsResult, PromptResponse, Session, Tool, ToolResult
-from affordance.runtime.failures import ToolErrorInfo
-from affordance.runtime.response import ToolCallResult
+from affordance.runtime import ToolCallResult, ToolErrorInfo
 from affordance.serde import ParseError, dump, parse
-from affordance.tools.result import render_value
+from affordance.tools import render_value
 from affordance_temporal.boundary import (
     CallData,
     ResultData,

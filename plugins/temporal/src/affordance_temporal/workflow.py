@@ -22,16 +22,20 @@ from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 
 with workflow.unsafe.imports_passed_through():
     from affordance import EventBus, PromptEvaluationError, Session, ToolResult, deny
+    from affordance.adapters import AssistantMessage, Message, ModelRequest
     from affordance.clock import Deadline
-    from affordance.runtime.actions import Finished, RunCalls, SendRequest
-    from affordance.runtime.cache import ResultCache
-    from affordance.runtime.confirmation import Confirmation
-    from affordance.runtime.context import ToolContext
-    from affordance.runtime.executor import CallOutcome, PreparedCall
-    from affordance.runtime.loop import Evaluation
-    from affordance.runtime.messages import AssistantMessage, Message
-    from affordance.runtime.response import PromptResponse
-    from affordance.runtime.turn import ModelRequest
+    from affordance.runtime import (
+        CallOutcome,
+        Confirmation,
+        Evaluation,
+        Finished,
+        PreparedCall,
+        PromptResponse,
+        ResultCache,
+        RunCalls,
+        SendRequest,
+        ToolContext,
+    )
     from affordance.serde import ParseError
     from affordance_temporal._hosts import WorkflowHost, host_for
     from affordance_temporal._inworkflow import StandIn, WorkflowClock, WorkflowExecutor

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from affordance.errors import UnsupportedHostedConfigError
-from affordance.tools import hosted
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, config_as
+from affordance.tools import refuse_unhonoured as refuse_any_unhonoured
 from affordance_web_search.config import WebSearchConfig
 
 __all__ = ["UnsupportedWebSearchConfigError", "config_of", "refuse_unhonoured"]
@@ -24,7 +24,7 @@ class UnsupportedWebSearchConfigError(UnsupportedHostedConfigError):
 
 def config_of(tool: HostedTool[WebSearchConfig]) -> WebSearchConfig:
     """The tool's config, checked: this plugin's codecs read only :class:`WebSearchConfig`."""
-    return hosted.config_as(tool, WebSearchConfig)
+    return config_as(tool, WebSearchConfig)
 
 
 def refuse_unhonoured(
@@ -34,7 +34,7 @@ def refuse_unhonoured(
     :class:`UnsupportedWebSearchConfigError` naming the first setting it does not."""
     config = config_of(tool)
     requested = config.requested()
-    hosted.refuse_unhonoured(
+    refuse_any_unhonoured(
         tool, requested, provider=provider, honours=honours, error=UnsupportedWebSearchConfigError
     )
     return config

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from affordance.tools import ItemReader, Position
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, ItemReader, Position
 from affordance_web_search._wire import Utf8Offsets, integer, nearest, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured

@@ -6,9 +6,10 @@ Request (an entry of ``tools``)::
      "user_location": {"type": "approximate", "country": "GB", "city": "London", ...},
      "external_web_access": false, "search_context_size": "high"}
 
-Response: ``web_search_call`` items (``action.query``/``queries``, and ``action.sources``: the
-OpenAI adapter asks for them with ``include: ["web_search_call.action.sources"]`` whenever a
-``web_search`` tool is declared), then ``message`` items whose
+Request extras: ``{"include": ["web_search_call.action.sources"]}`` (:meth:`request_extras`).
+
+Response: ``web_search_call`` items (``action.query``/``queries``, and ``action.sources``, which
+Responses sends only when the request's ``include`` asks for them), then ``message`` items whose
 ``output_text`` parts carry ``url_citation`` annotations with character offsets into the part.
 """
 
@@ -17,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from affordance.tools import ItemReader, Position
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool, ItemReader, Position
 from affordance_web_search._wire import indexed_span, string, unique
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.errors import refuse_unhonoured
@@ -43,7 +43,7 @@ class OpenAIWebSearchCodec:
         "citations.url": "`url_citation.url`",
         "citations.title": "`url_citation.title`",
         "citations.span": "`start_index`/`end_index`",
-        "source_urls": "`action.sources` (the adapter includes them), cited URLs",
+        "source_urls": "`action.sources` (the codec includes them), cited URLs",
         "queries": "`action.query`/`queries`",
         "errors": "`status: failed`",
     }
@@ -53,9 +53,9 @@ class OpenAIWebSearchCodec:
             "(`max_tool_calls` caps every built-in tool of the response)."
         ),
         (
-            "`source_urls` lists every consulted URL: the adapter adds "
-            '`include: ["web_search_call.action.sources"]` to the request (an `include` of '
-            "your own in `extra_body` replaces it; then only cited URLs and opened pages)."
+            "`source_urls` lists every consulted URL: the codec asks for "
+            '`include: ["web_search_call.action.sources"]` (its `request_extras`; an `include` '
+            "of your own in `extra_body` replaces it; then only cited URLs and opened pages)."
         ),
         "No source excerpts.",
     )
@@ -77,6 +77,10 @@ class OpenAIWebSearchCodec:
         if config.context_size is not None:
             spec["search_context_size"] = config.context_size
         return spec
+
+    def request_extras(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
+        """Responses reports the sources a search consulted only when asked to."""
+        return {"include": ["web_search_call.action.sources"]}
 
     def parse_output(
         self, response_items: Sequence[Mapping[str, Any]], tool: HostedTool[WebSearchConfig]

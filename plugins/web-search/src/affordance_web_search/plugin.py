@@ -7,8 +7,7 @@ eagerly); codecs are imported when first used.
 
 from __future__ import annotations
 
-from affordance.plugins.hookspecs import hookimpl
-from affordance.plugins.specs import CodecSpec, HostedToolKindSpec
+from affordance.plugins import CodecSpec, HostedToolKindSpec, hookimpl
 
 __all__ = [
     "CODECS",

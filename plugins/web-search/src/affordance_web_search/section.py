@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affordance.prompt.hosted_section import HostedToolSection
-from affordance.prompt.section import SectionVisibility
+from affordance.prompt import HostedToolSection, SectionVisibility
 from affordance_web_search.config import WebSearchConfig
 from affordance_web_search.tool import web_search_tool
 

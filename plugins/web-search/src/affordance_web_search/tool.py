@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affordance.tools.hosted import HostedTool
+from affordance.tools import HostedTool
 from affordance_web_search.config import WebSearchConfig
 
 __all__ = ["WEB_SEARCH_KIND", "web_search_tool"]

@@ -1,0 +1,121 @@
+"""What a request's hosted tools add to its body: each tool's declaration (its codec's
+``serialize``) and the request fields the codecs ask for (``request_extras``), combined by one
+rule for every provider.
+
+The rule: codecs are asked in the request's hosted-tool order. A field one codec asks for is
+taken as given. A field several ask for must come out as one value: when every value is a list,
+their lists concatenated in tool order with duplicates dropped; otherwise one value they all
+give. Two values that differ are a :class:`~affordance.errors.RequestExtrasConflictError` naming
+both tools. Where the fields go in the body is the adapter's to say
+(:meth:`HostedRequest.merge_into`): a codec adds fields, it never rewrites one the adapter
+builds. All of it happens while the request is built, so a conflict sends nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from affordance.errors import RequestExtrasConflictError
+
+__all__ = ["HostedRequest"]
+
+
+@dataclass(frozen=True, slots=True)
+class HostedRequest:
+    """The hosted tools of one request as its provider declares them.
+
+    ``declarations``: each tool's declaration, in the request's order. ``extras``: the request
+    fields their codecs ask for, combined, in the order first asked for. ``asked_by``: for each
+    of those fields, the hosted tools whose codecs asked for it. ``provider`` (the codec
+    provider) and ``prompt_name`` are what its errors name.
+    """
+
+    declarations: tuple[dict[str, Any], ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    asked_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    provider: str = ""
+    prompt_name: str | None = None
+
+    @classmethod
+    def combine(
+        cls,
+        declared: Sequence[tuple[str, dict[str, Any], Mapping[str, Any]]],
+        *,
+        provider: str,
+        prompt_name: str | None = None,
+    ) -> HostedRequest:
+        """The request of ``declared`` — ``(tool name, declaration, extras)`` per hosted tool,
+        in the request's order — with the extras combined by the module's rule."""
+        extras: dict[str, Any] = {}
+        asked_by: dict[str, tuple[str, ...]] = {}
+        for tool_name, _, asked in declared:
+            for key, value in asked.items():
+                if key not in extras:
+                    extras[key] = _unique(value, []) if _is_list(value) else value
+                    asked_by[key] = (tool_name,)
+                    continue
+                ours = extras[key]
+                if isinstance(ours, list) and _is_list(value):
+                    _unique(value, ours)
+                elif type(ours) is not type(value) or ours != value:
+                    first = asked_by[key][0]
+                    raise RequestExtrasConflictError(
+                        f"hosted tools {first!r} and {tool_name!r} ask for different values of "
+                        f"request field {key!r} ({ours!r} and {value!r}): their codecs for "
+                        f"provider {provider!r} cannot serve one request; declare them in "
+                        "separate requests",
+                        field=key,
+                        tool_names=(first, tool_name),
+                        provider=provider,
+                        prompt_name=prompt_name,
+                    )
+                if tool_name not in asked_by[key]:
+                    asked_by[key] += (tool_name,)
+        return cls(
+            declarations=tuple(declaration for _, declaration, _ in declared),
+            extras=MappingProxyType(extras),
+            asked_by=MappingProxyType(asked_by),
+            provider=provider,
+            prompt_name=prompt_name,
+        )
+
+    def merge_into(self, body: dict[str, Any], *, built: Iterable[str] = ()) -> None:
+        """Add the extras to ``body``, where the adapter calls this (before the caller's
+        ``extra_body``, which may still replace them). A field the adapter builds itself
+        (``built``, whether or not this request sets it) or that ``body`` already holds is a
+        :class:`~affordance.errors.RequestExtrasConflictError` naming the tools that asked."""
+        if not self.extras:
+            return
+        reserved = frozenset(built)
+        for key, value in self.extras.items():
+            if key in reserved or key in body:
+                tools = self.asked_by[key]
+                named = " and ".join(repr(name) for name in tools)
+                raise RequestExtrasConflictError(
+                    f"hosted tool{'s' if len(tools) > 1 else ''} {named} ask"
+                    f"{'' if len(tools) > 1 else 's'} for request field {key!r}, which the "
+                    f"adapter for provider {self.provider!r} builds itself: a codec may add "
+                    "fields to a request, not replace one",
+                    field=key,
+                    tool_names=tools,
+                    provider=self.provider,
+                    prompt_name=self.prompt_name,
+                )
+            body[key] = copy.deepcopy(value)
+
+
+def _is_list(value: object) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def _unique(entries: Iterable[Any], into: list[Any]) -> list[Any]:
+    """``into`` with each of ``entries`` it does not hold yet appended, in order (entries may be
+    unhashable: JSON objects)."""
+    for entry in entries:
+        if entry not in into:
+            into.append(entry)
+    return into
