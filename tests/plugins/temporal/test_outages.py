@@ -21,7 +21,7 @@ from temporalio.client import Client
 
 from affordance import PromptEvaluationError, PromptResponse
 from affordance_temporal import RunOptions, durable_worker, start_run
-from affordance_temporal.outages import retry_delay, single_attempt
+from affordance_temporal.outages import retry_delay
 from affordance_temporal.testing import DevServer
 
 openai = pytest.importorskip("openai")
@@ -225,33 +225,3 @@ def test_temporals_wait_after_each_attempt_doubles_up_to_the_maximum() -> None:
 
     assert [retry_delay(policy, attempt) for attempt in range(1, 6)] == [1, 2, 4, 4, 4]
     assert retry_delay(None, 3) == 0
-
-
-def test_the_activitys_adapter_sends_once_and_leaves_the_workers_adapter_as_it_was() -> None:
-    sdk = openai.AsyncOpenAI(api_key="test", base_url="http://127.0.0.1:9/v1")
-    adapter = affordance_openai.OpenAIAdapter("gpt-test", client=sdk)
-
-    once = single_attempt(adapter)
-
-    assert once is not adapter
-    assert once.clients.async_client().max_retries == 0  # type: ignore[attr-defined]
-    assert once.clients.async_client() is once.clients.async_client()  # type: ignore[attr-defined]
-    assert adapter.clients.async_client() is sdk
-    assert sdk.max_retries == 2
-
-
-def test_an_adapter_with_a_retry_policy_gets_none_and_one_without_retries_is_kept() -> None:
-    google = pytest.importorskip("affordance_google")
-    from durable_app import make_adapter
-
-    from affordance.adapters.retry import NO_REQUEST_RETRIES
-
-    adapter = google.GoogleAdapter("gemini-test")
-    scripted = make_adapter()
-
-    once = single_attempt(adapter)
-
-    assert once.retry == NO_REQUEST_RETRIES  # type: ignore[attr-defined]
-    assert adapter.retry.max_retries == 2
-    assert single_attempt(once) is once
-    assert single_attempt(scripted) is scripted

@@ -46,6 +46,7 @@ from affordance.adapters.retry import (
 )
 from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.adapters.stainless import JsonPost
+from affordance.adapters.transport import ProviderErrorMapper, StainlessTransport
 from affordance.runtime.deltas import (
     Delta,
     HostedActivity,
@@ -102,12 +103,14 @@ __all__ = [
     "OutputFormat",
     "OutputSerializer",
     "ProviderAdapter",
+    "ProviderErrorMapper",
     "ProviderItem",
     "ProviderTurn",
     "RefusalPiece",
     "RequestRetryPolicy",
     "SerializerFactories",
     "SseEvent",
+    "StainlessTransport",
     "StreamFailedError",
     "TextPiece",
     "ToolCall",

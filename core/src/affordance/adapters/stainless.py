@@ -103,15 +103,21 @@ class JsonPost:
         *,
         deadline: Deadline | None = None,
         stream: bool = False,
+        retries: bool = True,
     ) -> Any:
         """The HTTP response of ``client.post``; with ``stream`` its body is still unread (the
         caller closes it). Under ``deadline``, retried as the module says, waiting on the
-        deadline's clock; what is finally raised is the SDK's own error."""
+        deadline's clock; with ``retries=False``, sent once (neither the SDK nor the core
+        retries). What is finally raised is the SDK's own error."""
         if deadline is None:
-            return client.post(self.path, cast_to=self._response(), body=body, stream=stream)
-        return with_retries(
-            self._attempt(client, body, deadline, stream), **self._retrying(client, deadline)
-        )
+            options = {} if retries else {"max_retries": 0}
+            return client.post(
+                self.path, cast_to=self._response(), body=body, options=options, stream=stream
+            )
+        attempt = self._attempt(client, body, deadline, stream)
+        if not retries:
+            return attempt()
+        return with_retries(attempt, **self._retrying(client, deadline))
 
     async def asend(
         self,
@@ -120,13 +126,18 @@ class JsonPost:
         *,
         deadline: Deadline | None = None,
         stream: bool = False,
+        retries: bool = True,
     ) -> Any:
         """:meth:`send` on an async client."""
         if deadline is None:
-            return await client.post(self.path, cast_to=self._response(), body=body, stream=stream)
-        return await awith_retries(
-            self._attempt(client, body, deadline, stream), **self._retrying(client, deadline)
-        )
+            options = {} if retries else {"max_retries": 0}
+            return await client.post(
+                self.path, cast_to=self._response(), body=body, options=options, stream=stream
+            )
+        attempt = self._attempt(client, body, deadline, stream)
+        if not retries:
+            return await attempt()
+        return await awith_retries(attempt, **self._retrying(client, deadline))
 
     def transient(self, error: Exception) -> Transient | None:
         """Whether the SDK would retry ``error``: a connection failure or timeout; a status the

@@ -88,7 +88,9 @@ class ModelRequest:
     output through the provider's native JSON-schema mode. ``deadline`` is the evaluation's:
     adapters bound their HTTP timeout by :meth:`timeout`. ``tool_choice`` is this turn's (see
     :func:`tool_choice_for_turn`; only set when there are tools); ``parallel_tool_calls`` is the
-    caller's setting, ``None`` leaving the provider's default.
+    caller's setting, ``None`` leaving the provider's default. ``retries=False`` asks the adapter
+    to send the request once: neither its SDK nor its own retry policy retries a transient
+    failure, which reaches the caller at once (a durable engine retrying with its own policy).
     """
 
     prompt_name: str
@@ -104,6 +106,7 @@ class ModelRequest:
     deadline: Deadline | None = None
     tool_choice: ToolChoice | None = None
     parallel_tool_calls: bool | None = None
+    retries: bool = True
 
     def timeout(self) -> float | None:
         """Seconds left before the evaluation's deadline (for the HTTP timeout), or None."""

@@ -52,6 +52,7 @@ from affordance.testing.contract_runs import (
     lookup_call,
     provider_name,
     run,
+    send_one_request,
 )
 from affordance.testing.faults import (
     ARGUMENT_SENTINEL,
@@ -233,6 +234,25 @@ class AdapterContract:
         pytest.importorskip("hypothesis")  # a dev tool: the property runs where it is installed
 
         approval_property(wire.respond, make_adapter)()
+
+    @pytest.mark.parametrize("mode", MODES)
+    def test_a_request_that_asks_for_no_retries_is_sent_once(
+        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode
+    ) -> None:
+        """``ModelRequest.retries=False`` (what a durable engine sends, retrying on its own):
+        one overloaded answer fails the request at once, transient, after one request; the
+        same request with retries (the default) is retried and answered."""
+        wire.script_fault("overloaded")
+        with pytest.raises(PromptEvaluationError) as raised:
+            send_one_request(make_adapter, mode, contract_prompt(), retries=False)
+        assert raised.value.transient
+        assert len(wire.requests()) == 1
+        wire.script_fault("overloaded")
+        wire.script(ProviderTurn(text="retried"))
+        text = send_one_request(make_adapter, mode, contract_prompt(), retries=True)
+        assert text == "retried"
+        assert len(wire.requests()) == 3
+        assert wire.wait_idle()
 
     # -- the fault matrix --------------------------------------------------------------------
 

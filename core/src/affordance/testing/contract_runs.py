@@ -10,12 +10,14 @@ The prompt and the tool's result carry the sentinels no log record may hold
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.template import PromptTemplate
+from affordance.runtime.deltas import TextPiece, TurnEnd
 from affordance.runtime.messages import ToolCall
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.stream_events import RunFinished
@@ -33,6 +35,7 @@ __all__ = [
     "lookup_call",
     "provider_name",
     "run",
+    "send_one_request",
 ]
 
 
@@ -123,3 +126,36 @@ def provider_name(make_adapter: MakeAdapter) -> str:
     """The name the adapters ``make_adapter`` makes give in their errors."""
     with make_adapter("sync") as adapter:
         return adapter.name
+
+
+def send_one_request(
+    make_adapter: MakeAdapter, mode: Mode, prompt: PromptTemplate[Any], *, retries: bool
+) -> str:
+    """Send the first request of ``prompt`` straight through the adapter's own sends — ``send``,
+    ``send_stream``, ``asend`` or ``asend_stream`` for the four modes — with ``retries`` as the
+    request says; the text of the answer."""
+
+    async def asynchronously() -> str:
+        async with make_adapter("async") as adapter:
+            request = _first_request(adapter, prompt, retries)
+            if mode == "aevaluate":
+                return (await adapter.asend(request)).text or ""
+            return _text([delta async for delta in adapter.asend_stream(request)])
+
+    if mode in ("aevaluate", "astream"):
+        return asyncio.run(asynchronously())
+    with make_adapter("sync") as adapter:
+        request = _first_request(adapter, prompt, retries)
+        if mode == "evaluate":
+            return adapter.send(request).text or ""
+        return _text(list(adapter.send_stream(request)))
+
+
+def _first_request(adapter: Any, prompt: PromptTemplate[Any], retries: bool) -> Any:
+    request = adapter.preview_request(prompt.render(), prompt.name)
+    return dataclasses.replace(request, run_id="retries", retries=retries)
+
+
+def _text(deltas: list[Any]) -> str:
+    assert isinstance(deltas[-1], TurnEnd), "a stream ends with its TurnEnd"
+    return "".join(delta.text for delta in deltas if isinstance(delta, TextPiece))

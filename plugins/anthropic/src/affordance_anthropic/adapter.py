@@ -13,8 +13,7 @@ models we would only dump again (``specs/adapters/anthropic.md`` has the measure
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import anthropic
@@ -27,17 +26,9 @@ from affordance.adapters import (
     ProviderAdapter,
     ProviderTurn,
     SerializerFactories,
-    adecode_stream,
-    aread_events,
-    bodies_withheld,
-    decode_stream,
-    decode_turn,
-    malformed_response,
-    read_events,
-    transport_errors,
+    StainlessTransport,
     withhold_bodies,
 )
-from affordance.errors import PromptEvaluationError
 from affordance_anthropic import DEFAULT_MAX_TOKENS
 from affordance_anthropic._errors import PROVIDER, provider_error
 from affordance_anthropic._reply import parse_message
@@ -123,11 +114,19 @@ class AnthropicAdapter(ProviderAdapter):
             temperature=temperature,
             extra_body=dict(extra_body or {}),
         )
-        self._post = JsonPost(
+        post = JsonPost(
             "/v1/messages",
             http_client_class=anthropic.DefaultHttpxClient,
             status_error=anthropic.APIStatusError,
             connection_error=anthropic.APIConnectionError,
+        )
+        self._transport = StainlessTransport(
+            post,
+            self.clients,
+            sdk_error=anthropic.AnthropicError,
+            provider_error=provider_error,
+            provider=PROVIDER,
+            request_id_header=_REQUEST_ID,
         )
 
     @property
@@ -142,68 +141,19 @@ class AnthropicAdapter(ProviderAdapter):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
-        client = self.clients.sync_client()
-        try:
-            with bodies_withheld():
-                response = self._post.send(client, prepared.body, deadline=request.deadline)
-        except anthropic.AnthropicError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return self._transport.send(prepared.body, request, _parser(prepared))
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
-        client = self.clients.async_client()
-        try:
-            with bodies_withheld():
-                response = await self._post.asend(client, prepared.body, deadline=request.deadline)
-        except anthropic.AnthropicError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return await self._transport.asend(prepared.body, request, _parser(prepared))
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self._prepare(request, stream=True)
-        client = self.clients.sync_client()
-        try:
-            with bodies_withheld():
-                response = self._post.send(
-                    client, prepared.body, deadline=request.deadline, stream=True
-                )
-            with contextlib.closing(response):
-                stream = _Stream(response, prepared, request.prompt_name)
-                if stream.refused is not None:
-                    raise stream.not_a_stream(response.read())
-                yield from decode_stream(read_events(response.iter_bytes()), **stream.decoding)
-        except anthropic.AnthropicError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
+        return self._transport.send_stream(prepared.body, request, _translator(prepared))
 
-    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request, stream=True)
-        client = self.clients.async_client()
-        try:
-            with bodies_withheld():
-                response = await self._post.asend(
-                    client, prepared.body, deadline=request.deadline, stream=True
-                )
-            try:
-                stream = _Stream(response, prepared, request.prompt_name)
-                if stream.refused is not None:
-                    raise stream.not_a_stream(await response.aread())
-                deltas = adecode_stream(aread_events(response.aiter_bytes()), **stream.decoding)
-                async with contextlib.aclosing(deltas):
-                    async for delta in deltas:
-                        yield delta
-            finally:
-                await response.aclose()
-        except anthropic.AnthropicError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
+        return self._transport.asend_stream(prepared.body, request, _translator(prepared))
 
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self._prepare(request).body
@@ -216,16 +166,6 @@ class AnthropicAdapter(ProviderAdapter):
         if stream:
             prepared.body["stream"] = True
         return prepared
-
-    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
-        return decode_turn(
-            response.content,
-            lambda data: parse_message(data, prepared.hosted, prepared.continued),
-            provider=PROVIDER,
-            prompt_name=prompt_name,
-            status=response.status_code,
-            request_id=lambda: response.headers.get(_REQUEST_ID),
-        )
 
     # -- clients -----------------------------------------------------------------------------
 
@@ -253,37 +193,9 @@ def _with_credentials(client: ClientT) -> ClientT:
     return client
 
 
-class _Stream:
-    """What reading one streamed answer needs: the translator and how the core's decoder maps
-    failures (a body that ends before ``message_stop``, which the SDK reports as nothing at all,
-    is one of them); and the check before: a JSON answer is no stream."""
+def _parser(prepared: PreparedRequest) -> Callable[[Any], ProviderTurn]:
+    return lambda data: parse_message(data, prepared.hosted, prepared.continued)
 
-    def __init__(self, http_response: Any, prepared: PreparedRequest, prompt_name: str) -> None:
-        self._status: int | None = http_response.status_code
-        self._headers = http_response.headers
-        self._prompt_name = prompt_name
-        self._translator = StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
-        content_type = http_response.headers.get("content-type", "")
-        self.refused: str | None = content_type if "json" in content_type else None
-        self.decoding: dict[str, Any] = {
-            "translate": self._translator,
-            "provider": PROVIDER,
-            "prompt_name": prompt_name,
-            "request_id": self._request_id,
-            "transport_errors": transport_errors(http_response),
-        }
 
-    def not_a_stream(self, body: bytes) -> PromptEvaluationError:
-        return malformed_response(
-            f"expected an event stream, got {self.refused}",
-            provider=PROVIDER,
-            prompt_name=self._prompt_name,
-            status=self._status,
-            request_id=self._request_id(),
-            raw_text=body.decode("utf-8", errors="replace"),
-        )
-
-    def _request_id(self) -> str | None:
-        """Read only when a failure needs it (a header lookup scans them all)."""
-        found = self._headers.get(_REQUEST_ID)
-        return found if isinstance(found, str) else None
+def _translator(prepared: PreparedRequest) -> StreamTranslator:
+    return StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)

@@ -37,6 +37,7 @@ from google.genai import _transformers, types
 from google.genai.client import AsyncClient
 
 from affordance.adapters import (
+    NO_REQUEST_RETRIES,
     ClientPair,
     Delta,
     ModelRequest,
@@ -300,7 +301,7 @@ class GoogleAdapter(ProviderAdapter):
         return {
             "classify": classify,
             "give_up": partial(_give_up, prompt_name=request.prompt_name),
-            "policy": self.retry,
+            "policy": self.retry if request.retries else NO_REQUEST_RETRIES,
             "clock": self.clock,
             "deadline": request.deadline,
         }

@@ -13,7 +13,6 @@ again (see ``specs/adapters/openai.md`` for the measurements).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal
@@ -29,13 +28,7 @@ from affordance.adapters import (
     ProviderTurn,
     SerializerFactories,
     SseEvent,
-    adecode_stream,
-    aread_events,
-    bodies_withheld,
-    decode_stream,
-    decode_turn,
-    read_events,
-    transport_errors,
+    StainlessTransport,
     withhold_bodies,
 )
 from affordance.tools import Tool
@@ -116,11 +109,19 @@ class OpenAIAdapter(ProviderAdapter):
             close_clients=close_clients,
         )
         self.api: Api = api
-        self._post = JsonPost(
+        post = JsonPost(
             "/responses" if api == "responses" else "/chat/completions",
             http_client_class=openai.DefaultHttpxClient,
             status_error=openai.APIStatusError,
             connection_error=openai.APIConnectionError,
+        )
+        self._transport = StainlessTransport(
+            post,
+            self.clients,
+            sdk_error=openai.OpenAIError,
+            provider_error=provider_error,
+            provider=PROVIDER,
+            request_id_header="x-request-id",
         )
         self.settings = RequestSettings(
             model=model,
@@ -137,76 +138,19 @@ class OpenAIAdapter(ProviderAdapter):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
-        client = self.clients.sync_client()
-        try:
-            with bodies_withheld():
-                response = self._post.send(client, prepared.body, deadline=request.deadline)
-        except openai.OpenAIError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return self._transport.send(prepared.body, request, self._parser(prepared))
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self._prepare(request)
-        client = self.clients.async_client()
-        try:
-            with bodies_withheld():
-                response = await self._post.asend(client, prepared.body, deadline=request.deadline)
-        except openai.OpenAIError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
-        return self._turn(response, prepared, request.prompt_name)
+        return await self._transport.asend(prepared.body, request, self._parser(prepared))
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self._prepare(request, stream=True)
-        client = self.clients.sync_client()
-        try:
-            with bodies_withheld():
-                response = self._post.send(
-                    client, prepared.body, deadline=request.deadline, stream=True
-                )
-            with contextlib.closing(response):
-                yield from decode_stream(
-                    read_events(response.iter_bytes()),
-                    self._translation(prepared),
-                    provider=PROVIDER,
-                    prompt_name=request.prompt_name,
-                    request_id=lambda: response.headers.get("x-request-id"),
-                    transport_errors=transport_errors(response),
-                )
-        except openai.OpenAIError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
+        return self._transport.send_stream(prepared.body, request, self._translation(prepared))
 
-    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self._prepare(request, stream=True)
-        client = self.clients.async_client()
-        try:
-            with bodies_withheld():
-                response = await self._post.asend(
-                    client, prepared.body, deadline=request.deadline, stream=True
-                )
-            try:
-                deltas = adecode_stream(
-                    aread_events(response.aiter_bytes()),
-                    self._translation(prepared),
-                    provider=PROVIDER,
-                    prompt_name=request.prompt_name,
-                    request_id=lambda: response.headers.get("x-request-id"),
-                    transport_errors=transport_errors(response),
-                )
-                async with contextlib.aclosing(deltas):
-                    async for delta in deltas:
-                        yield delta
-            finally:
-                await response.aclose()
-        except openai.OpenAIError as error:
-            raise provider_error(
-                error, prompt_name=request.prompt_name, max_retries=client.max_retries
-            ) from error
+        return self._transport.asend_stream(prepared.body, request, self._translation(prepared))
 
     def _translation(self, prepared: PreparedRequest) -> Callable[[SseEvent], Iterable[Delta]]:
         if self.api == "responses":
@@ -243,16 +187,9 @@ class OpenAIAdapter(ProviderAdapter):
             prepared.body["stream"] = True
         return prepared
 
-    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
+    def _parser(self, prepared: PreparedRequest) -> Callable[[Any], ProviderTurn]:
         parse = _responses.parse_body if self.api == "responses" else _chat.parse_body
-        return decode_turn(
-            response.content,
-            lambda data: parse(data, prepared),
-            provider=PROVIDER,
-            prompt_name=prompt_name,
-            status=response.status_code,
-            request_id=lambda: response.headers.get("x-request-id"),
-        )
+        return lambda data: parse(data, prepared)
 
     # -- clients -----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ Both rebuild what cannot cross the boundary from the worker's :class:`PromptRegi
 rendered prompt, its tools and hosted tools — and check it against what the workflow rendered
 (a different registry on a worker is a :class:`RegistryMismatchError`, never retried).
 The model activity sends one attempt through the worker's adapter, its own retries off
-(``outages.single_attempt``), normalizes the turn and parses hosted-tool outputs with the
+(``ModelRequest.retries=False``), normalizes the turn and parses hosted-tool outputs with the
 adapter's codecs; a transient provider error fails the attempt for Temporal to retry, within
 the run's outage limit. The tool activity runs one attempt of the handler through the
 executor (its timeout, its error mapping). Temporal does all the retrying.
@@ -60,7 +60,7 @@ from affordance_temporal.errors import (
     evaluation_error_details,
 )
 from affordance_temporal.names import MODEL_ACTIVITY, RETRYABLE_TOOL_FAILURE, TOOL_ACTIVITY
-from affordance_temporal.outages import retry_delay, single_attempt
+from affordance_temporal.outages import retry_delay
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import encode_result
 
@@ -86,7 +86,6 @@ class DurableActivities:
     ) -> None:
         self.registry = registry
         self.adapter = adapter
-        self._sender: Evaluator | None = None
         if executor is None:
             executor = adapter.executor if adapter is not None else ToolExecutor()
         self.executor = executor
@@ -131,10 +130,11 @@ class DurableActivities:
                 deadline=_deadline(call.deadline_at, self.executor),
                 tool_choice=call.tool_choice,
                 parallel_tool_calls=call.parallel_tool_calls,
+                retries=False,  # Temporal retries the activity: one policy, in the history
             )
             async with heartbeating():
                 with _outages(call):
-                    turn = await self._once().asend(request)
+                    turn = await adapter.asend(request)
             turn = adapter.normalize_turn(turn, request)
             outputs: dict[str, Any] = {}
             if turn.hosted_items and rendered.hosted_tools:
@@ -181,15 +181,6 @@ class DurableActivities:
                 category=ApplicationErrorCategory.BENIGN,  # expected: logged at DEBUG
             )
         return to_data(answer)
-
-    def _once(self) -> Evaluator:
-        """The adapter sending each request once (built on first use: building it may build
-        the SDK client from the environment)."""
-        sender = self._sender
-        if sender is None:
-            assert self.adapter is not None
-            sender = self._sender = single_attempt(self.adapter)
-        return sender
 
     def _render(self, ref: PromptRef) -> tuple[PromptTemplate[Any], RenderedPrompt[Any]]:
         """The prompt and its render for ``ref``, kept for the next turns of the run."""
