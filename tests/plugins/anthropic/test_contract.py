@@ -30,7 +30,7 @@ from loopback import (
     message_usage,
     timeout,
 )
-from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
+from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
@@ -210,16 +210,9 @@ class LeakyAnthropicAdapter(LeavesStreamsOpen, AnthropicAdapter):
 def test_the_contract_fails_an_adapter_leaving_its_stream_open(
     server: LoopbackServer, early_exit: Callable[..., None]
 ) -> None:
-    made: list[LeakyAnthropicAdapter] = []
-
-    def make(kind: str) -> AnthropicAdapter:
-        adapter = adapters(server, LeakyAnthropicAdapter)(kind)
-        assert isinstance(adapter, LeakyAnthropicAdapter)
-        made.append(adapter)
-        return adapter
-
-    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
-        early_exit(TestAnthropicAdapterContract(), AnthropicWire(server), make)
-    assert [len(adapter.left_open) for adapter in made] == [1]
-    for adapter in made:
-        adapter.close_left_open()
+    check_it_fails(
+        early_exit,
+        TestAnthropicAdapterContract(),
+        AnthropicWire(server),
+        adapters(server, LeakyAnthropicAdapter),
+    )

@@ -36,7 +36,7 @@ from loopback import (
     usage_metadata,
 )
 from loopback.google_wire import candidate
-from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
+from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing import FakeClock
@@ -212,16 +212,9 @@ class LeakyGoogleAdapter(LeavesStreamsOpen, GoogleAdapter):
 def test_the_contract_fails_an_adapter_leaving_its_stream_open(
     contract_server: LoopbackServer, early_exit: Callable[..., None]
 ) -> None:
-    made: list[LeakyGoogleAdapter] = []
-
-    def make(kind: str) -> GoogleAdapter:
-        adapter = adapters(contract_server, LeakyGoogleAdapter)(kind)
-        assert isinstance(adapter, LeakyGoogleAdapter)
-        made.append(adapter)
-        return adapter
-
-    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
-        early_exit(TestGoogleAdapterContract(), GoogleWire(contract_server), make)
-    assert [len(adapter.left_open) for adapter in made] == [1]
-    for adapter in made:
-        adapter.close_left_open()
+    check_it_fails(
+        early_exit,
+        TestGoogleAdapterContract(),
+        GoogleWire(contract_server),
+        adapters(contract_server, LeakyGoogleAdapter),
+    )

@@ -36,7 +36,7 @@ from loopback import (
     responses_stream,
     timeout,
 )
-from stream_leaks import EARLY_EXITS, STREAM_LEFT_OPEN_PATTERN, LeavesStreamsOpen
+from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
 from affordance.runtime.turn import ProviderTurn
 from affordance.testing.contract import AdapterContract
@@ -245,16 +245,9 @@ class LeakyOpenAIAdapter(LeavesStreamsOpen, OpenAIAdapter):
 def test_the_contract_fails_an_adapter_leaving_its_stream_open(
     server: LoopbackServer, api: Api, early_exit: Callable[..., None]
 ) -> None:
-    made: list[LeakyOpenAIAdapter] = []
-
-    def make(kind: str) -> OpenAIAdapter:
-        adapter = adapters(server, api, LeakyOpenAIAdapter)(kind)
-        assert isinstance(adapter, LeakyOpenAIAdapter)
-        made.append(adapter)
-        return adapter
-
-    with pytest.raises(AssertionError, match=STREAM_LEFT_OPEN_PATTERN):
-        early_exit(TestOpenAIAdapterContract(), OpenAIWire(server, api), make)
-    assert [len(adapter.left_open) for adapter in made] == [1]
-    for adapter in made:
-        adapter.close_left_open()
+    check_it_fails(
+        early_exit,
+        TestOpenAIAdapterContract(),
+        OpenAIWire(server, api),
+        adapters(server, api, LeakyOpenAIAdapter),
+    )
