@@ -65,6 +65,7 @@ from affordance.runtime.messages import (
     ToolResultMessage,
     UserMessage,
 )
+from affordance.runtime.model import Model
 from affordance.runtime.output import output_name, output_schema
 from affordance.runtime.serializers import (
     Arguments,
@@ -99,6 +100,7 @@ __all__ = [
     "IdentityCache",
     "JsonPost",
     "Message",
+    "Model",
     "ModelRequest",
     "OutputFormat",
     "OutputSerializer",

@@ -24,6 +24,7 @@ from affordance.runtime.events import (
 from affordance.runtime.executor import CallOutcome, PreparedCall, ToolExecutor
 from affordance.runtime.failures import ToolErrorInfo
 from affordance.runtime.loop import Evaluation
+from affordance.runtime.model import Model
 from affordance.runtime.policy import AllowList, PolicyDecision, ToolPolicy
 from affordance.runtime.response import PromptResponse, ToolCallResult
 from affordance.runtime.session import Session
@@ -38,6 +39,7 @@ __all__ = [
     "Evaluation",
     "EventBus",
     "Finished",
+    "Model",
     "PendingConfirmation",
     "PolicyDecision",
     "PreparedCall",

@@ -1,17 +1,20 @@
-"""``Evaluator``: the evaluate API over the sans-IO loop, and what a model connection implements.
+"""``Evaluator``: the runner — the evaluate API over the sans-IO loop, holding one model.
 
-A subclass implements :meth:`Evaluator.send` and :meth:`Evaluator.asend` — one request to the
-model, one normalized :class:`ProviderTurn` back. Everything else is here and in the loop:
-starting or resuming an evaluation (the resume checks), the per-turn ``tool_choice`` rule, tool
-execution, confirmations, disclosure and events. Provider plugins build on
+The model (:class:`~affordance.runtime.model.Model`) sends one request and answers one
+normalized :class:`ProviderTurn`. Everything else is here and in the loop: starting or resuming
+an evaluation (the resume checks), the per-turn ``tool_choice`` rule, tool execution,
+confirmations, disclosure and events.
+
+``Evaluator(connection, ...)`` runs any model (``connection``, kept as ``evaluator.connection``:
+``model`` is a provider adapter's model name). A subclass that implements :meth:`Evaluator.send` and
+:meth:`Evaluator.asend` itself is its own model — as every provider adapter is: they build on
 :class:`affordance.adapters.ProviderAdapter`, which adds the plugin registry's serializers and
 hosted-tool codecs to this class.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
@@ -29,6 +32,7 @@ from affordance.runtime.events import EventBus
 from affordance.runtime.executor import ToolExecutor
 from affordance.runtime.loop import Evaluation
 from affordance.runtime.messages import Message, UserMessage
+from affordance.runtime.model import Model
 from affordance.runtime.output import output_name, output_schema
 from affordance.runtime.response import PromptResponse
 from affordance.runtime.session import Session
@@ -41,7 +45,7 @@ __all__ = ["Evaluator"]
 OutputT = TypeVar("OutputT")
 
 
-class Evaluator(ABC):
+class Evaluator:
     """Evaluates prompts against one model connection.
 
     ``open_sections="apply"`` (the default) lets the loop apply what the model opens with
@@ -58,6 +62,7 @@ class Evaluator(ABC):
 
     def __init__(
         self,
+        connection: Model | None = None,
         *,
         executor: ToolExecutor | None = None,
         max_turns: int = 16,
@@ -72,6 +77,14 @@ class Evaluator(ABC):
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
         if tool_choice is not None and not isinstance(tool_choice, (str, Mapping)):
             raise TypeError(f"tool_choice must be a string or a mapping, got {tool_choice!r}")
+        if connection is None:
+            own = [m for m in ("send", "asend") if getattr(type(self), m) is getattr(Evaluator, m)]
+            if own:
+                raise TypeError(
+                    f"{type(self).__qualname__} has no model: pass its connection "
+                    f"(Evaluator(connection, ...)) or implement {' and '.join(own)} in the class"
+                )
+        self.connection: Model = connection if connection is not None else self
         self.executor = executor if executor is not None else ToolExecutor()
         self.max_turns = max_turns
         self.open_sections = open_sections
@@ -79,33 +92,40 @@ class Evaluator(ABC):
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
 
-    # -- what a model connection implements --------------------------------------------------
+    # -- the model: its own, or the one it holds ---------------------------------------------
 
-    @abstractmethod
     def send(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with a sync client and normalize the answer."""
+        """Send one request with a sync client and normalize the answer (a subclass that is its
+        own model implements it; otherwise the held model's)."""
+        return self.connection.send(request)
 
-    @abstractmethod
     async def asend(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with an async client and normalize the answer."""
+        """Send one request with an async client and normalize the answer (as :meth:`send`)."""
+        return await self.connection.asend(request)
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         """Send one request streaming; yield its deltas, ending with one ``TurnEnd``.
 
-        Write it as a generator that closes its HTTP response in ``finally`` (or a ``with``):
-        the core closes the generator when the consumer leaves early. This default sends a plain
-        request and yields the whole turn at once.
+        A subclass writes it as a generator that closes its HTTP response in ``finally`` (or a
+        ``with``): the core closes the generator when the consumer leaves early. By default,
+        the held connection's; for a subclass that is its own model and does not stream, a plain
+        request whose whole turn is yielded at once.
         """
-        yield from deltas_of(self.send(request))
+        if self.connection is not self:
+            return self.connection.send_stream(request)
+        return _whole(self.send, request)
 
-    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        """The async form of :meth:`send_stream` (an async generator)."""
-        for delta in deltas_of(await self.asend(request)):
-            yield delta
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        """The async form of :meth:`send_stream`."""
+        if self.connection is not self:
+            return self.connection.asend_stream(request)
+        return _awhole(self.asend, request)
 
     def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
         """The turn as the loop should read it (adapters undo what their wire format changed,
         e.g. strict mode's nulls); called once per turn, streamed or not."""
+        if self.connection is not self:
+            return self.connection.normalize_turn(turn, request)
         return turn
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
@@ -128,6 +148,8 @@ class Evaluator(ABC):
         (:meth:`hosted_output_type`), loses its output for this response, with a metadata-only
         warning on ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
         """
+        if self.connection is not self:
+            return self.connection.parse_hosted_outputs(items, hosted_tools)
         return read_hosted_outputs(
             items,
             hosted_tools,
@@ -361,3 +383,16 @@ def _suspended(
             f"prompt {suspended.prompt.name!r}; resume it with that prompt"
         )
     return suspended
+
+
+def _whole(send: Callable[[ModelRequest], ProviderTurn], request: ModelRequest) -> Iterator[Delta]:
+    """A plain request's turn as the deltas of a stream (sent on the first ``next``)."""
+    yield from deltas_of(send(request))
+
+
+async def _awhole(
+    asend: Callable[[ModelRequest], Awaitable[ProviderTurn]], request: ModelRequest
+) -> AsyncIterator[Delta]:
+    """The async form of :func:`_whole`."""
+    for delta in deltas_of(await asend(request)):
+        yield delta

@@ -279,7 +279,7 @@ class Evaluation(Generic[OutputT]):
                     "each call needs its own id, so none of them was run",
                     prompt_name=self.prompt.name,
                     phase="response",
-                    provider=self.adapter.name,
+                    provider=self.adapter.connection.name,
                 )
             seen.add(call.id)
 
@@ -353,7 +353,7 @@ class Evaluation(Generic[OutputT]):
                 "(answer the other one first, or use a session per conversation)",
                 prompt_name=self.prompt.name,
                 phase="confirm",
-                provider=self.adapter.name,
+                provider=self.adapter.connection.name,
             )
         pending = tuple(
             PendingConfirmation(

@@ -4,20 +4,21 @@
   and the per-run result cache.
 - :class:`WorkflowExecutor`: the executor's pure half (``prepare``) and its bookkeeping,
   which logs each call once: not again when a worker replays the history.
-- :class:`StandIn`: the ``Evaluator`` the loop holds. Model turns reach the workflow already
-  normalized by the worker's adapter, with their hosted-tool outputs parsed there, so it only
-  hands those back; it never sends anything.
+- :class:`StandIn`: the model connection (``affordance.runtime.Model``) the loop's
+  ``Evaluator`` holds. Model turns reach the workflow already normalized by the worker's
+  adapter, with their hosted-tool outputs parsed there, so it only hands those back; it never
+  sends anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from temporalio import workflow
 
-from affordance import Evaluator, HostedTool, HostedToolOutput, PromptEvaluationError, ToolExecutor
-from affordance.adapters import ModelRequest, ProviderTurn
+from affordance import HostedTool, HostedToolOutput, PromptEvaluationError, ToolExecutor
+from affordance.adapters import Delta, ModelRequest, ProviderTurn
 from affordance.runtime import CallOutcome
 
 __all__ = ["StandIn", "WorkflowClock", "WorkflowExecutor"]
@@ -47,14 +48,14 @@ class WorkflowExecutor(ToolExecutor):
             super().record(outcome, run_id=run_id, turn=turn)
 
 
-class StandIn(Evaluator):
-    """Holds the place of the model connection. ``hosted`` is the latest turn's parsed
-    hosted-tool outputs, set by the workflow before it feeds the turn to the loop."""
+class StandIn:
+    """Holds the place of the model connection (an ``affordance.runtime.Model``). ``hosted``
+    is the latest turn's parsed hosted-tool outputs, set by the workflow before it feeds the
+    turn to the loop; ``provider`` names it in the error a send gets."""
 
     name = "durable"
 
-    def __init__(self, executor: ToolExecutor, provider: str = "durable") -> None:
-        super().__init__(executor=executor)
+    def __init__(self, provider: str = "durable") -> None:
         self.hosted: Mapping[str, Any] = {}
         self.provider = provider
 
@@ -63,6 +64,15 @@ class StandIn(Evaluator):
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         raise self._refusal()
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        raise self._refusal()
+
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        raise self._refusal()
+
+    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
+        return turn
 
     def parse_hosted_outputs(
         self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]

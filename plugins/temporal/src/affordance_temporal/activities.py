@@ -89,7 +89,9 @@ class DurableActivities:
         if executor is None:
             executor = adapter.executor if adapter is not None else ToolExecutor()
         self.executor = executor
-        self._context_adapter: Evaluator = adapter if adapter is not None else StandIn(executor)
+        self._context_adapter: Evaluator = (
+            adapter if adapter is not None else Evaluator(StandIn(), executor=executor)
+        )
         self._one_attempt: dict[Tool[Any, Any], Tool[Any, Any]] = {}
         self._renders: OrderedDict[str, tuple[PromptTemplate[Any], RenderedPrompt[Any]]] = (
             OrderedDict()

@@ -21,7 +21,7 @@ from temporalio.exceptions import ActivityError, ApplicationError
 from temporalio.exceptions import TimeoutError as ActivityTimeoutError
 
 with workflow.unsafe.imports_passed_through():
-    from affordance import EventBus, PromptEvaluationError, Session, ToolResult, deny
+    from affordance import Evaluator, EventBus, PromptEvaluationError, Session, ToolResult, deny
     from affordance.adapters import AssistantMessage, Message, ModelRequest
     from affordance.clock import Deadline
     from affordance.runtime import (
@@ -231,7 +231,8 @@ class _Driver:
             clock=self.clock,
             log_content=host.log_content,
         )
-        self.stand_in = StandIn(self.executor)
+        self.stand_in = StandIn()
+        self.runner = Evaluator(self.stand_in, executor=self.executor)
         options = self.options
         self.deadline = (
             None
@@ -243,7 +244,7 @@ class _Driver:
         self.evaluation: Evaluation[Any] = Evaluation(
             prompt=prompt,
             params=decode_params(prompt, self.ref),
-            adapter=self.stand_in,
+            adapter=self.runner,
             session=Session(session_id=run_id),
             bus=EventBus(),
             executor=self.executor,
