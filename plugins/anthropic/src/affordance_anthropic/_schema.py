@@ -19,7 +19,8 @@ untyped array turned into an array of anything, a value of any type, a recursive
 grammar cannot recurse), keywords that shape the value (``not``, ``if``, ``prefixItems``,
 ``patternProperties``, ...) — the schema is sent unchanged and not strict, with the reason.
 
-The input schema is never modified: it is typically the cached schema of a params type.
+The input schema is never modified: it is typically the cached schema of a params type. The
+traversal is core's ``SchemaWalk`` (``specs/PLUGINS.md``, "Tool schemas"); here are the rules.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from affordance.adapters import (
+    SchemaPath,
+    SchemaRefusedError,
+    SchemaWalk,
+    recursive_ref,
+)
 
 __all__ = ["StrictSchema", "StrictSchemaCost", "strict_schema", "strict_schema_cost"]
 
@@ -67,12 +75,6 @@ _SHAPING = frozenset(
 _REF_PREFIXES = ("#/$defs/", "#/definitions/")
 
 
-class _NotStrictError(Exception):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
-
-
 @dataclass(frozen=True, slots=True)
 class StrictSchema:
     """What to send: ``schema``, and whether it is strict; ``reason`` says why it is not."""
@@ -93,11 +95,11 @@ class StrictSchemaCost:
 
 def strict_schema(schema: Mapping[str, Any]) -> StrictSchema:
     """``schema`` in Anthropic's strict subset, or unchanged and not strict, with the reason."""
+    walk = _AnthropicRules(schema).walk
     try:
-        defs = _definitions(schema)
-        _check_no_recursion(schema, defs)
-        converted = _Converter(defs).convert(schema, "")
-    except _NotStrictError as refused:
+        _check_definitions(walk)
+        converted = walk.run()
+    except SchemaRefusedError as refused:
         return StrictSchema(schema, strict=False, reason=refused.reason)
     return StrictSchema(converted, strict=True)
 
@@ -128,86 +130,49 @@ def strict_schema_cost(schema: Mapping[str, Any]) -> StrictSchemaCost:
     return StrictSchemaCost(optional, unions)
 
 
-def _definitions(schema: Mapping[str, Any]) -> dict[str, Any]:
-    defs: dict[str, Any] = {}
+def _check_definitions(walk: SchemaWalk) -> None:
+    """Definitions are objects, and no ``$ref`` cycle is reachable (the grammar cannot recurse)."""
     for key in ("$defs", "definitions"):
-        found = schema.get(key)
-        if found is None:
-            continue
-        if not isinstance(found, Mapping):
-            raise _NotStrictError(f"{key} is not an object")
-        defs.update((f"#/{key}/{name}", value) for name, value in found.items())
-    return defs
+        found = walk.root.get(key)
+        if found is not None and not isinstance(found, Mapping):
+            raise SchemaRefusedError(f"{key} is not an object")
+    recursive = recursive_ref(walk)
+    if recursive is not None:
+        name = recursive.rsplit("/", 1)[-1]
+        raise SchemaRefusedError(f"the schema is recursive (through {name!r})")
 
 
-def _refs(node: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            ref = item.get("$ref")
-            if isinstance(ref, str):
-                found.add(ref)
-            stack.extend(
-                v for k, v in item.items() if k not in ("$defs", "definitions") and k != "$ref"
-            )
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+class _AnthropicRules:
+    """Keeps what strict mode reads, in its order; moves other constraints into ``description``."""
 
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.walk = SchemaWalk(root, self)
 
-def _check_no_recursion(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> None:
-    """A ``$ref`` cycle reachable from the root would need a recursive grammar."""
-    edges = {name: _refs(definition) for name, definition in defs.items()}
-    done: set[str] = set()
-
-    def visit(ref: str, path: tuple[str, ...]) -> None:
-        if ref in path:
-            name = ref.rsplit("/", 1)[-1]
-            raise _NotStrictError(f"the schema is recursive (through {name!r})")
-        if ref in done or ref not in edges:
-            return
-        for target in edges[ref]:
-            visit(target, (*path, ref))
-        done.add(ref)
-
-    for ref in _refs(schema):
-        visit(ref, ())
-
-
-class _Converter:
-    def __init__(self, defs: Mapping[str, Any]) -> None:
-        self.defs = defs
-
-    def convert(self, node: Any, where: str) -> dict[str, Any]:
+    def rewrite(self, walk: SchemaWalk, node: Any, path: SchemaPath) -> dict[str, Any]:
         if not isinstance(node, Mapping):
-            raise _NotStrictError(f"{_at(where)} is not a schema object")
+            raise SchemaRefusedError(f"{_at(path)} is not a schema object")
         rest = {k: v for k, v in node.items() if k not in _DROPPED}
         out: dict[str, Any] = {}
-        if not where:  # the root keeps its definitions, converted
+        if not path:  # the root keeps its definitions, converted
             for key in ("$defs", "definitions"):
-                defs = rest.pop(key, None)
-                if defs is not None:
-                    out[key] = {
-                        name: self.convert(value, f"{key}/{name}") for name, value in defs.items()
-                    }
+                if rest.pop(key, None) is not None:
+                    out[key] = walk.keyword(key, node[key], path)
         ref = rest.pop("$ref", None)
         if ref is not None:
-            return self._ref(ref, rest, out, where)
+            return self._ref(ref, rest, out, path)
         shaping = sorted(_SHAPING & set(rest))
         if shaping:
-            raise _NotStrictError(f"{_at(where)} uses {', '.join(shaping)}")
-        self._literals(rest, out, where)
-        self._combinators(rest, out, where)
-        types = self._types(rest, out, where)
+            raise SchemaRefusedError(f"{_at(path)} uses {', '.join(shaping)}")
+        self._literals(rest, out, path)
+        self._combinators(rest, out, path)
+        types = self._types(rest, out, path)
         for key in _KEPT:
             if key in rest:
                 out[key] = rest.pop(key)
         if "object" in types:
-            self._object(rest, out, where)
+            self._object(rest, out, path)
         if "array" in types:
-            self._array(rest, out, where)
+            self._array(rest, out, path)
         if "string" in types:
             form = rest.pop("format", None)
             if form in _FORMATS:
@@ -221,86 +186,85 @@ class _Converter:
         return out
 
     def _ref(
-        self, ref: Any, rest: dict[str, Any], out: dict[str, Any], where: str
+        self, ref: Any, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath
     ) -> dict[str, Any]:
-        if not isinstance(ref, str) or not ref.startswith(_REF_PREFIXES) or ref not in self.defs:
-            raise _NotStrictError(f"{_at(where)} refers to {ref!r}, not a local definition")
+        target = self.walk.definition(ref)
+        if target is None or not ref.startswith(_REF_PREFIXES):
+            raise SchemaRefusedError(f"{_at(path)} refers to {ref!r}, not a local definition")
         if not rest:
             out["$ref"] = ref
             return out
         # Keywords beside a $ref: inline the definition (not recursive: checked), siblings win.
-        target = self.defs[ref]
         if not isinstance(target, Mapping):
-            raise _NotStrictError(f"{_at(where)} refers to {ref!r}, which is not a schema object")
+            raise SchemaRefusedError(f"{_at(path)} refers to {ref!r}, which is not a schema object")
         merged = {**target, **rest}
         merged.pop("$defs", None)
         merged.pop("definitions", None)
-        return {**out, **self.convert(merged, where or "#")}
+        return {**out, **self.walk.rewrite(merged, path or ("#",))}
 
-    def _literals(self, rest: dict[str, Any], out: dict[str, Any], where: str) -> None:
+    def _literals(self, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath) -> None:
         if "enum" in rest:
             values = rest.pop("enum")
             if not isinstance(values, list) or not values or not all(map(_primitive, values)):
-                raise _NotStrictError(f"{_at(where)} has an enum of non-primitive values")
+                raise SchemaRefusedError(f"{_at(path)} has an enum of non-primitive values")
             out["enum"] = list(values)
         if "const" in rest:
             value = rest.pop("const")
             if not _primitive(value):
-                raise _NotStrictError(f"{_at(where)} has a non-primitive const")
+                raise SchemaRefusedError(f"{_at(path)} has a non-primitive const")
             out["const"] = value
 
-    def _combinators(self, rest: dict[str, Any], out: dict[str, Any], where: str) -> None:
+    def _combinators(self, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath) -> None:
         for key, target in (("anyOf", "anyOf"), ("oneOf", "anyOf"), ("allOf", "allOf")):
             if key not in rest:
                 continue
             branches = rest.pop(key)
             if not isinstance(branches, list) or not branches:
-                raise _NotStrictError(f"{_at(where)} has an empty or invalid {key}")
+                raise SchemaRefusedError(f"{_at(path)} has an empty or invalid {key}")
             if target in out:
-                raise _NotStrictError(f"{_at(where)} combines anyOf and oneOf")
-            converted = [self.convert(b, f"{where}/{key}/{i}") for i, b in enumerate(branches)]
+                raise SchemaRefusedError(f"{_at(path)} combines anyOf and oneOf")
+            converted = self.walk.keyword(key, branches, path)
             if target == "allOf":  # Anthropic's allOf may not hold a $ref: inline those
-                converted = [self._inlined(branch, where) for branch in converted]
+                converted = [self._inlined(branch, path) for branch in converted]
             out[target] = converted
 
-    def _inlined(self, branch: dict[str, Any], where: str) -> dict[str, Any]:
+    def _inlined(self, branch: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         ref = branch.get("$ref")
         if ref is None:
             return branch
-        return self.convert(self.defs[ref], where or "#")
+        inlined: dict[str, Any] = self.walk.rewrite(self.walk.definition(ref), path or ("#",))
+        return inlined
 
-    def _types(self, rest: dict[str, Any], out: dict[str, Any], where: str) -> set[str]:
+    def _types(self, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath) -> set[str]:
         kind = rest.pop("type", None)
         if kind is None:
             if not {"enum", "const", "anyOf", "allOf"} & set(out):
-                raise _NotStrictError(f"{_at(where)} allows a value of any type")
+                raise SchemaRefusedError(f"{_at(path)} allows a value of any type")
             return set()
         kinds = kind if isinstance(kind, list) else [kind]
         if not kinds or not all(isinstance(k, str) and k in _TYPES for k in kinds):
-            raise _NotStrictError(f"{_at(where)} has an unknown type {kind!r}")
+            raise SchemaRefusedError(f"{_at(path)} has an unknown type {kind!r}")
         out["type"] = list(kinds) if isinstance(kind, list) else kind
         return set(kinds)
 
-    def _object(self, rest: dict[str, Any], out: dict[str, Any], where: str) -> None:
+    def _object(self, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath) -> None:
         extra = rest.pop("additionalProperties", None)
         if extra is not False:
             shape = "a mapping" if isinstance(extra, Mapping) and extra else "an open object"
-            raise _NotStrictError(f"{_at(where)} is {shape}; strict objects are closed")
+            raise SchemaRefusedError(f"{_at(path)} is {shape}; strict objects are closed")
         properties = rest.pop("properties", {})
         if not isinstance(properties, Mapping):
-            raise _NotStrictError(f"{_at(where)} has invalid properties")
-        out["properties"] = {
-            name: self.convert(value, f"{where}/{name}") for name, value in properties.items()
-        }
+            raise SchemaRefusedError(f"{_at(path)} has invalid properties")
+        out["properties"] = self.walk.keyword("properties", properties, path)
         out["additionalProperties"] = False
         if "required" in rest:
             out["required"] = list(rest.pop("required"))
 
-    def _array(self, rest: dict[str, Any], out: dict[str, Any], where: str) -> None:
+    def _array(self, rest: dict[str, Any], out: dict[str, Any], path: SchemaPath) -> None:
         items = rest.pop("items", None)
         if not isinstance(items, Mapping) or not items:
-            raise _NotStrictError(f"{_at(where)} is an array of any values")
-        out["items"] = self.convert(items, f"{where}[]")
+            raise SchemaRefusedError(f"{_at(path)} is an array of any values")
+        out["items"] = self.walk.rewrite(items, (*path, "items"))
         if rest.get("minItems") in (0, 1):
             out["minItems"] = rest.pop("minItems")
 
@@ -309,5 +273,16 @@ def _primitive(value: object) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def _at(where: str) -> str:
+def _at(path: SchemaPath) -> str:
+    """``path`` as the reasons name it: ``property 'a/b[]'``, ``property '$defs/N/x'``."""
+    where, rest = "", list(path)
+    while rest:
+        key = rest.pop(0)
+        if key in ("#", "items"):
+            where = "#" if key == "#" else f"{where}[]"
+        elif key in ("$defs", "definitions"):
+            where = f"{key}/{rest.pop(0)}"
+        else:
+            name = rest.pop(0)
+            where += f"/{name}" if key == "properties" else f"/{key}/{name}"
     return f"property {where.lstrip('/')!r}" if where else "the schema"

@@ -27,7 +27,8 @@ of several, ``patternProperties``, ...)  dropped, and named in the declaration's
 
 Nothing is lost for the tool: the executor validates the model's arguments against the tool's
 own schema, so a value the declaration no longer forbids still comes back as a failed call the
-model reads. Pure dict transforms: no SDK import.
+model reads. Pure dict transforms: no SDK import. The traversal is core's ``SchemaWalk``
+(``specs/PLUGINS.md``, "Tool schemas"); this module holds Gemini's rules.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from affordance.adapters import SCHEMA_KEYWORDS, SchemaPath, SchemaWalk, copy_json
 
 __all__ = ["SUPPORTED_KEYWORDS", "Converted", "gemini_schema"]
 
@@ -74,9 +77,8 @@ _DESCRIBED = {
 }
 """Keywords outside the subset that are stated in ``description`` instead (format of the hint)."""
 
-_SCHEMA_MAPS = ("properties", "$defs", "definitions")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "prefixItems")
-_SCHEMA_VALUES = ("items", "additionalProperties")
+_WALKED = SCHEMA_KEYWORDS & SUPPORTED_KEYWORDS | {"$defs", "definitions"}
+"""The subschema keywords Gemini keeps (their subschemas rewritten in turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +105,12 @@ class Converted:
 
 def gemini_schema(schema: Mapping[str, Any]) -> Converted:
     """``schema`` in Gemini's dialect (a new dict; ``schema`` is left as it is)."""
-    walk = _Walk()
-    converted = walk.node(schema)
+    rules = _GeminiRules()
+    converted = SchemaWalk(schema, rules).run()
     return Converted(
         converted if isinstance(converted, dict) else {},
-        tuple(sorted(walk.changed)),
-        tuple(sorted(walk.dropped)),
+        tuple(sorted(rules.changed)),
+        tuple(sorted(rules.dropped)),
     )
 
 
@@ -120,34 +122,33 @@ def _literal(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-class _Walk:
+class _GeminiRules:
+    """Keyword by keyword, in order: kept, renamed, stated in ``description``, or dropped."""
+
     def __init__(self) -> None:
         self.changed: set[str] = set()
         self.dropped: set[str] = set()
 
-    def node(self, node: Any) -> Any:
+    def rewrite(self, walk: SchemaWalk, node: Any, path: SchemaPath) -> Any:
         if not isinstance(node, Mapping):
             return node  # true / false schemas, or a value the API will judge
+        walked = walk.subschemas(node, path, _WALKED)
         out: dict[str, Any] = {}
         hints: list[str] = []
         exclusive: list[tuple[str, Any]] = []
         for key, value in node.items():
-            if key in _SCHEMA_MAPS and isinstance(value, Mapping):
-                out[key] = {name: self.node(sub) for name, sub in value.items()}
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
-                out[key] = [self.node(sub) for sub in value]
-            elif key in _SCHEMA_VALUES:
-                out[key] = self.node(value)
+            if key in walked:
+                out[key] = walked[key]
             elif key.startswith("$") or key in SUPPORTED_KEYWORDS:
-                out[key] = _copy(value)
+                out[key] = copy_json(value)
             elif key == "const":
                 self.changed.add("const")
-                out["enum"] = [_copy(value)]
+                out["enum"] = [copy_json(value)]
             elif key in ("exclusiveMinimum", "exclusiveMaximum") and _is_number(value):
                 exclusive.append((key, value))
             elif key == "allOf" and isinstance(value, list) and len(value) == 1:
                 self.changed.add("allOf")
-                out.setdefault("anyOf", []).append(self.node(value[0]))
+                out.setdefault("anyOf", []).append(walk.rewrite(value[0], (*path, key, 0)))
             elif key in _DESCRIBED:
                 self.changed.add(key)
                 hints.append(_DESCRIBED[key].format(_literal(value)))
@@ -199,12 +200,3 @@ class _Walk:
         if "anyOf" in out:
             self.dropped.add("anyOf beside $ref")
         out["anyOf"] = [reference]
-
-
-def _copy(value: Any) -> Any:
-    """A copy of a JSON value, so declarations never share lists or dicts with the tool."""
-    if isinstance(value, Mapping):
-        return {key: _copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    return value
