@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "HostedToolConfig": "affordance.tools.hosted",
     "HostedToolOutput": "affordance.tools.hosted",
     "HostedToolResult": "affordance.runtime.stream_events",
+    "HostedKindSection": "affordance.prompt.hosted_section",
     "HostedToolSection": "affordance.prompt.hosted_section",
     "MarkdownSection": "affordance.prompt.markdown",
     "OpenSectionsParams": "affordance.prompt.disclosure",
@@ -87,6 +88,7 @@ __all__ = [
     "Evaluator",
     "EventBus",
     "EventStream",
+    "HostedKindSection",
     "HostedTool",
     "HostedToolActivity",
     "HostedToolCodec",
@@ -174,7 +176,7 @@ if TYPE_CHECKING:
         OpenSectionsResult,
         open_sections_tool,
     )
-    from affordance.prompt.hosted_section import HostedToolSection
+    from affordance.prompt.hosted_section import HostedKindSection, HostedToolSection
     from affordance.prompt.markdown import MarkdownSection
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.rendered import RenderedPrompt

@@ -38,6 +38,7 @@ from affordance.plugins.errors import (
     UnknownProviderError,
 )
 from affordance.plugins.hookspecs import hookimpl, hookspec
+from affordance.plugins.hosted_kinds import hosted_kind_hooks
 from affordance.plugins.specs import (
     PLUGIN_API,
     SERIALIZER_ROLES,
@@ -85,6 +86,7 @@ __all__ = [
     "diagnose",
     "hookimpl",
     "hookspec",
+    "hosted_kind_hooks",
     "lazy_exports",
     "load_adapter",
     "registry",

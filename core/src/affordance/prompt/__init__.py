@@ -19,7 +19,7 @@ from affordance.errors import (
     ToolValidationError,
 )
 from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult, open_sections_tool
-from affordance.prompt.hosted_section import HostedToolSection
+from affordance.prompt.hosted_section import HostedKindSection, HostedToolSection
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
@@ -39,6 +39,7 @@ from affordance.tools import (
 )
 
 __all__ = [
+    "HostedKindSection",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",

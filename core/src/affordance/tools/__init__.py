@@ -16,6 +16,7 @@ from affordance.tools.hosted import (
     config_as,
     refuse_unhonoured,
 )
+from affordance.tools.hosted_kind import HostedKind
 from affordance.tools.result import ToolRenderableResult, ToolResult, render_value
 from affordance.tools.retry import NO_RETRY, RetryPolicy
 from affordance.tools.tool import Tool, ToolExample
@@ -24,6 +25,7 @@ __all__ = [
     "MAX_WARNINGS",
     "NO_RETRY",
     "DeclaresRequestExtras",
+    "HostedKind",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",

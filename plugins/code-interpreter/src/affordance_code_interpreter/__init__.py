@@ -31,8 +31,8 @@ _EXPORTS: dict[str, str] = {
     "CodeInterpreterResult": "affordance_code_interpreter.result",
     "Outcome": "affordance_code_interpreter.result",
     "CodeInterpreterSection": "affordance_code_interpreter.section",
-    "CODE_INTERPRETER_KIND": "affordance_code_interpreter.tool",
-    "code_interpreter_tool": "affordance_code_interpreter.tool",
+    "CODE_INTERPRETER_KIND": "affordance_code_interpreter.plugin",
+    "code_interpreter_tool": "affordance_code_interpreter.plugin",
 }
 
 __all__ = [
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         MemoryLimit,
     )
     from affordance_code_interpreter.errors import UnsupportedCodeInterpreterConfigError
+    from affordance_code_interpreter.plugin import CODE_INTERPRETER_KIND, code_interpreter_tool
     from affordance_code_interpreter.result import (
         RESULT_FIELDS,
         CodeExecution,
@@ -70,4 +71,3 @@ if TYPE_CHECKING:
         Outcome,
     )
     from affordance_code_interpreter.section import CodeInterpreterSection
-    from affordance_code_interpreter.tool import CODE_INTERPRETER_KIND, code_interpreter_tool

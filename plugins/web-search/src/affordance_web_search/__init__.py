@@ -31,8 +31,8 @@ _EXPORTS: dict[str, str] = {
     "Citation": "affordance_web_search.result",
     "WebSearchResult": "affordance_web_search.result",
     "WebSearchSection": "affordance_web_search.section",
-    "WEB_SEARCH_KIND": "affordance_web_search.tool",
-    "web_search_tool": "affordance_web_search.tool",
+    "WEB_SEARCH_KIND": "affordance_web_search.plugin",
+    "web_search_tool": "affordance_web_search.plugin",
 }
 
 __all__ = [
@@ -64,6 +64,6 @@ if TYPE_CHECKING:
         WebSearchConfig,
     )
     from affordance_web_search.errors import UnsupportedWebSearchConfigError
+    from affordance_web_search.plugin import WEB_SEARCH_KIND, web_search_tool
     from affordance_web_search.result import RESULT_FIELDS, Citation, WebSearchResult
     from affordance_web_search.section import WebSearchSection
-    from affordance_web_search.tool import WEB_SEARCH_KIND, web_search_tool

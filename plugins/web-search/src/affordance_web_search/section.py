@@ -2,46 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from affordance.prompt import HostedToolSection, SectionVisibility
+from affordance.prompt import HostedKindSection
 from affordance_web_search.config import WebSearchConfig
-from affordance_web_search.tool import web_search_tool
+from affordance_web_search.plugin import WEB_SEARCH
 
 __all__ = ["WebSearchSection"]
 
-_TEMPLATE = (
-    "You can search the web for current information. Search when the answer depends on "
-    "recent events or facts you are unsure of, and cite the sources you use."
-)
 
-
-class WebSearchSection(HostedToolSection[WebSearchConfig]):
+class WebSearchSection(HostedKindSection[WebSearchConfig]):
     """Guidance for the model plus the ``web_search`` hosted tool, exposed while the section is
     enabled and fully visible (like any section's tools).
 
-    ``name`` is the hosted tool's name (the key of its output in ``hosted_outputs``);
-    ``template`` replaces the guidance text.
+    ``WebSearchSection(config=None, *, key="web_search", name="web_search", title="Web Search",
+    template=..., enabled=None, visibility=FULL, summary=None)``: ``name`` is the hosted tool's
+    name (the key of its output in ``hosted_outputs``); ``template`` replaces the guidance text.
     """
 
-    def __init__(
-        self,
-        config: WebSearchConfig | None = None,
-        *,
-        key: str = "web_search",
-        name: str = "web_search",
-        title: str = "Web Search",
-        template: str = _TEMPLATE,
-        enabled: Callable[[], bool] | None = None,
-        visibility: SectionVisibility = SectionVisibility.FULL,
-        summary: str | None = None,
-    ) -> None:
-        super().__init__(
-            web_search_tool(config, name=name),
-            key=key,
-            title=title,
-            template=template,
-            enabled=enabled,
-            visibility=visibility,
-            summary=summary,
-        )
+    hosted_kind = WEB_SEARCH
