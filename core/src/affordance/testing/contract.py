@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import threading
 from typing import Any
@@ -234,6 +235,23 @@ class AdapterContract:
         pytest.importorskip("hypothesis")  # a dev tool: the property runs where it is installed
 
         approval_property(wire.respond, make_adapter)()
+
+    def test_the_adapter_builds_from_a_model_name_alone_and_shows_its_request_offline(
+        self, make_adapter: MakeAdapter, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """What ``load_adapter(name, model=...)`` and ``affordance render --provider`` rely on:
+        the class builds from ``model=`` alone — no client, no credentials in the environment —
+        and ``wire_request`` gives the request body without sending anything or building a
+        client (a client is built on first use, so a missing key fails the first request)."""
+        with make_adapter("sync") as made:
+            adapter_class = type(made)
+        for variable in list(os.environ):
+            if variable.endswith(("_API_KEY", "_AUTH_TOKEN", "_BASE_URL")):
+                monkeypatch.delenv(variable)
+        with adapter_class(model="contract-model") as adapter:
+            rendered = contract_prompt().render()
+            body = adapter.wire_request(adapter.preview_request(rendered, "contract"))
+        assert '"lookup"' in json.dumps(body), "the body declares the prompt's tool"
 
     @pytest.mark.parametrize("mode", MODES)
     def test_a_request_that_asks_for_no_retries_is_sent_once(
