@@ -19,7 +19,6 @@ from affordance.tools.tool import Tool
 
 if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
-    from affordance.prompt.template import PromptTemplate
 
 __all__ = [
     "OPEN_SECTIONS",
@@ -32,11 +31,20 @@ __all__ = [
 OPEN_SECTIONS = "open_sections"
 
 
+class _SectionTree(Protocol):
+    """What ``open_sections`` reads of the prompt (a ``PromptTemplate``, which builds this
+    module's tool: typed structurally, so the two modules do not import each other)."""
+
+    def section(self, path: SectionPath) -> object | None: ...
+
+    def section_paths(self) -> tuple[SectionPath, ...]: ...
+
+
 class _EvaluationView(Protocol):
     """What ``open_sections`` reads of its ``ToolContext`` (a runtime type, above this layer)."""
 
     @property
-    def prompt(self) -> PromptTemplate[Any]: ...
+    def prompt(self) -> _SectionTree: ...
 
     @property
     def rendered_prompt(self) -> RenderedPrompt[Any] | None: ...
@@ -135,7 +143,7 @@ class DisclosureRequest:
 
 
 def disclosure_request(
-    tool_name: str, params: object, prompt: PromptTemplate[Any], rendered: RenderedPrompt[Any]
+    tool_name: str, params: object, prompt: _SectionTree, rendered: RenderedPrompt[Any]
 ) -> DisclosureRequest | None:
     """The telemetry for a call of ``open_sections`` (None for any other tool)."""
     if tool_name != OPEN_SECTIONS or not isinstance(params, OpenSectionsParams):
