@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 import affordance.plugins
+from affordance.cli.report import report
 from affordance.plugins import (
     ContributionKey,
     PluginConfigError,
@@ -234,7 +235,7 @@ def test_the_environment_sets_the_import_limit_and_the_api_overrides_it(plugin_e
     assert PluginHost(import_timeout=4).settings.import_timeout == 4
     plugin_env.setattr(affordance.plugins, "_default_host", None)
     assert configure(import_timeout=0.75).settings.import_timeout == 0.75
-    assert affordance.plugins.report(PluginHost())["settings"]["import_timeout"] == 2.5
+    assert report(PluginHost())["settings"]["import_timeout"] == 2.5
 
 
 @pytest.mark.parametrize("raw", ["0", "-1", "soon", "nan", "inf"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from affordance.plugins import PluginConfigError
-from affordance.plugins._requirements import (
+from affordance.plugins.requirements import (
     canonical_name,
     is_unconditional,
     parse_requirement,

@@ -37,7 +37,8 @@ from loopback import (
 
 import affordance.plugins
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
-from affordance.plugins import CodecConflictError, PluginHost, report
+from affordance.cli.report import report
+from affordance.plugins import CodecConflictError, PluginHost
 from affordance_openai import OpenAIAdapter
 
 pytest.importorskip(

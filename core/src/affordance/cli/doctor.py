@@ -10,7 +10,8 @@ import argparse
 import json
 import sys
 
-from affordance.plugins import PluginConfigError, PluginHost, diagnose
+from affordance.cli.report import diagnose
+from affordance.plugins import PluginConfigError, PluginHost
 
 __all__ = ["add_arguments", "run"]
 

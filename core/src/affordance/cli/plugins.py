@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any
 
-from affordance.plugins import PluginConfigError, PluginHost, report
+from affordance.cli.report import report
+from affordance.plugins import PluginConfigError, PluginHost
 
 __all__ = ["add_arguments", "format_table", "run"]
 
@@ -35,7 +36,7 @@ def _contribution_line(item: dict[str, Any]) -> str:
 
 
 def format_table(data: dict[str, Any]) -> str:
-    """The human-readable form of :func:`affordance.plugins.report`."""
+    """The human-readable form of :func:`affordance.cli.report.report`."""
     core = data["core"]
     plugins = data["plugins"]
     lines = [

@@ -22,8 +22,6 @@ from affordance.plugins._host import PluginHost
 from affordance.plugins._loader import ENTRY_POINT_GROUP
 from affordance.plugins._records import PluginRecord, PluginStatus
 from affordance.plugins._registry import Decision, Registry
-from affordance.plugins._report import REPORT_SCHEMA, Diagnosis, Finding, diagnose, report
-from affordance.plugins._settings import PluginSettings
 from affordance.plugins.errors import (
     CodecConflictError,
     ConflictError,
@@ -39,6 +37,7 @@ from affordance.plugins.errors import (
 )
 from affordance.plugins.hookspecs import hookimpl, hookspec
 from affordance.plugins.hosted_kinds import hosted_kind_hooks
+from affordance.plugins.settings import PluginSettings
 from affordance.plugins.specs import (
     PLUGIN_API,
     SERIALIZER_ROLES,
@@ -54,7 +53,6 @@ if TYPE_CHECKING:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "PLUGIN_API",
-    "REPORT_SCHEMA",
     "SERIALIZER_ROLES",
     "CodecConflictError",
     "CodecSpec",
@@ -62,8 +60,6 @@ __all__ = [
     "Contribution",
     "ContributionKey",
     "Decision",
-    "Diagnosis",
-    "Finding",
     "HostedToolKindSpec",
     "InvalidSpecError",
     "PinError",
@@ -83,14 +79,12 @@ __all__ = [
     "UnknownProviderError",
     "configure",
     "default_host",
-    "diagnose",
     "hookimpl",
     "hookspec",
     "hosted_kind_hooks",
     "lazy_exports",
     "load_adapter",
     "registry",
-    "report",
 ]
 
 _default_host: PluginHost | None = None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
-from affordance.plugins._requirements import canonical_name
-from affordance.plugins.errors import PluginConfigError
+from affordance.plugins._base_errors import PluginConfigError
+from affordance.plugins.requirements import canonical_name
 from affordance.plugins.specs import CodecSpec, HostedToolKindSpec, ProviderSpec, SerializerSpec
 
 __all__ = ["CATEGORIES", "Category", "Contribution", "ContributionKey", "Spec", "key_of"]

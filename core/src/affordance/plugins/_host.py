@@ -29,8 +29,8 @@ from affordance.plugins._contributions import ContributionKey
 from affordance.plugins._loader import Candidate, discover, select
 from affordance.plugins._records import PluginRecord, PluginStatus
 from affordance.plugins._registry import Registry
-from affordance.plugins._settings import PluginSettings
 from affordance.plugins.errors import PluginError, PluginLoadError
+from affordance.plugins.settings import PluginSettings
 
 __all__ = ["PluginHost"]
 

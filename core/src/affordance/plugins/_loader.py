@@ -15,10 +15,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins._requirements import canonical_name, is_unconditional, parse_requirement
-from affordance.plugins._settings import DISABLE, LOAD, PluginSettings
-from affordance.plugins.errors import PluginConfigError
+from affordance.plugins.requirements import canonical_name, is_unconditional, parse_requirement
+from affordance.plugins.settings import DISABLE, LOAD, PluginSettings
 
 __all__ = ["ENTRY_POINT_GROUP", "Candidate", "discover", "select"]
 

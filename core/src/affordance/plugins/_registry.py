@@ -12,17 +12,21 @@ it never imports them. An adapter class is checked against the runtime's ``Evalu
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from affordance.plugins._collect import safe_repr
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
 from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins._requirements import unmet_reason
+from affordance.plugins._targets import (
+    build_codec,
+    build_serializer,
+    import_adapter,
+    import_config,
+    import_output,
+)
 from affordance.plugins.errors import (
     CodecConflictError,
     ConflictError,
@@ -33,6 +37,7 @@ from affordance.plugins.errors import (
     SerializerConflictError,
     UnknownProviderError,
 )
+from affordance.plugins.requirements import unmet_reason
 from affordance.plugins.specs import SERIALIZER_ROLES, HostedToolKindSpec, ProviderSpec
 
 if TYPE_CHECKING:
@@ -52,7 +57,6 @@ _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
     "serializer": SerializerConflictError,
 }
 _NO_CHOICE = object()
-_ROLE_METHODS = {"tool": "declare", "tool_result": "serialize", "output": "output_format"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,57 +75,6 @@ class Decision:
             return f"pinned to {self.winner.pin_name}"
         beaten = ", ".join(f"{c.pin_name} ({c.priority})" for c in self.rivals)
         return f"priority {self.winner.priority} over {beaten}"
-
-
-def _import_target(contribution: Contribution, target: str | None = None) -> Any:
-    target = target or contribution.target
-    module_name, _, attribute = target.partition(":")
-    try:
-        value: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            value = getattr(value, part)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # any import failure (sys.exit() too) makes it unavailable
-        raise PluginUnavailableError(
-            f"{contribution.key} from {contribution.origin} cannot be imported from "
-            f"{target}: {type(exc).__name__}: {exc}"
-        ) from exc
-    return value
-
-
-def _call_factory(contribution: Contribution) -> Any:
-    factory = _import_target(contribution)
-    try:
-        return factory()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # a failing factory (sys.exit() too) is the plugin's
-        raise PluginUnavailableError(
-            f"{contribution.key} from {contribution.origin}: {contribution.target}() raised "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
-
-
-def _guarded(contribution: Contribution, check: Callable[[], Any]) -> Any:
-    """Run a check that touches plugin code (attribute access may run it), isolated like an
-    import: anything but ``KeyboardInterrupt`` makes the contribution unavailable."""
-    try:
-        return check()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:
-        raise PluginUnavailableError(
-            f"{contribution.key} from {contribution.origin}: checking {contribution.target} "
-            f"raised {type(exc).__name__}: {exc}"
-        ) from exc
-
-
-def _codec_problem(codec: Any, kind: str) -> str | None:
-    missing = [a for a in ("kind", "serialize", "parse_output") if not hasattr(codec, a)]
-    if missing:
-        return f"lacks {', '.join(missing)}"
-    return None if codec.kind == kind else f"has kind {codec.kind!r}"
 
 
 class Registry:
@@ -282,7 +235,7 @@ class Registry:
 
     def adapter_class(self, name: str) -> type[Evaluator]:
         """The adapter class of provider ``name``, imported now if it was not yet."""
-        value = self._load(ContributionKey.provider(name), self._import_adapter)
+        value = self._load(ContributionKey.provider(name), import_adapter)
         if value is _NO_CHOICE:
             raise UnknownProviderError(self._describe_unknown_provider(name))
         adapter: type[Evaluator] = value
@@ -295,21 +248,6 @@ class Registry:
         """
         options.setdefault("registry", self)
         return self.adapter_class(name)(**options)
-
-    @staticmethod
-    def _import_adapter(chosen: Contribution) -> type[Evaluator]:
-        from affordance.runtime.evaluator import Evaluator  # only when used
-
-        adapter = _import_target(chosen)
-        if not _guarded(
-            chosen, lambda: isinstance(adapter, type) and issubclass(adapter, Evaluator)
-        ):
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target} is not a ProviderAdapter "
-                f"subclass (got {safe_repr(adapter)})"
-            )
-        found: type[Evaluator] = adapter
-        return found
 
     def _describe_unknown_provider(self, name: str) -> str:
         available: list[str] = []
@@ -341,22 +279,10 @@ class Registry:
         """The codec for hosted tool ``kind`` on ``provider``, built on first use; None when no
         plugin offers one. Raises :class:`CodecConflictError` for a tie and
         :class:`PluginUnavailableError` when the chosen codec's SDK or import fails."""
-        value = self._load(ContributionKey.codec(provider, kind), self._build_codec)
+        value = self._load(ContributionKey.codec(provider, kind), build_codec)
         if value is _NO_CHOICE:
             return None
         codec: HostedToolCodec[Any, Any] = value
-        return codec
-
-    @staticmethod
-    def _build_codec(chosen: Contribution) -> Any:
-        codec = _call_factory(chosen)
-        kind = chosen.key.parts[1]
-        problem = _guarded(chosen, lambda: _codec_problem(codec, kind))
-        if problem is not None:
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target}() built a codec that "
-                f"{problem}; a HostedToolCodec for kind {kind!r} was expected"
-            )
         return codec
 
     def providers_supporting(self, kind: str) -> tuple[str, ...]:
@@ -375,7 +301,7 @@ class Registry:
         """The config type registered for hosted tool ``kind`` and who registered it, imported
         on first use; None when no plugin defines the kind."""
         key = ContributionKey.hosted_tool_kind(kind)
-        value = self._load(key, self._import_config, "config")
+        value = self._load(key, import_config, "config")
         if value is _NO_CHOICE:
             return None
         found: tuple[type[Any], Contribution] = value
@@ -386,33 +312,11 @@ class Registry:
         ``parse_output`` must return — and who registered it; None when no plugin defines the
         kind. Imported on first use, apart from the config type: the first output read."""
         key = ContributionKey.hosted_tool_kind(kind)
-        value = self._load(key, self._import_output, "output")
+        value = self._load(key, import_output, "output")
         if value is _NO_CHOICE:
             return None
         found: tuple[type[Any], Contribution] = value
         return found
-
-    @staticmethod
-    def _import_config(chosen: Contribution) -> tuple[type[Any], Contribution]:
-        config = _import_target(chosen)
-        if not isinstance(config, type):
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target} is not a class"
-            )
-        return config, chosen
-
-    @staticmethod
-    def _import_output(chosen: Contribution) -> tuple[type[Any], Contribution]:
-        spec = chosen.spec
-        assert isinstance(spec, HostedToolKindSpec)  # the key is a hosted tool kind's
-        output = _import_target(chosen, spec.output)
-        if not isinstance(output, type):
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: output {spec.output} is not a class"
-            )
-        return output, chosen
-
-    # -- serializers -----------------------------------------------------------------------------
 
     @overload
     def serializer(self, provider: str, role: Literal["tool"]) -> ToolSerializer | None: ...
@@ -433,18 +337,5 @@ class Registry:
         when no plugin offers one. ``role`` is one of ``SERIALIZER_ROLES``."""
         if role not in SERIALIZER_ROLES:
             raise ValueError(f"unknown serializer role {role!r}; one of {SERIALIZER_ROLES}")
-        value = self._load(ContributionKey.serializer(provider, role), self._build_serializer)
+        value = self._load(ContributionKey.serializer(provider, role), build_serializer)
         return None if value is _NO_CHOICE else value
-
-    @staticmethod
-    def _build_serializer(chosen: Contribution) -> Any:
-        serializer = _call_factory(chosen)
-        role = chosen.key.parts[1]
-        method = _ROLE_METHODS[role]
-        if not _guarded(chosen, lambda: callable(getattr(serializer, method, None))):
-            raise PluginUnavailableError(
-                f"{chosen.key} from {chosen.origin}: {chosen.target}() built "
-                f"{type(serializer).__qualname__}, which has no {method}(); a serializer for "
-                f"role {role!r} was expected"
-            )
-        return serializer

@@ -1,11 +1,15 @@
-"""Errors of the plugin system; each names the plugin, its distribution and the fix."""
+"""Errors of the plugin system; each names the plugin, its distribution and the fix.
+
+The three that the plugin system's own lower modules raise (``PluginError``,
+``PluginConfigError``, ``InvalidSpecError``) are defined in ``_base_errors``, which imports
+nothing of the plugin system, so this module may name contributions without a circle."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from affordance.errors import AffordanceError
+from affordance.plugins._base_errors import InvalidSpecError, PluginConfigError, PluginError
 
 if TYPE_CHECKING:
     from affordance.plugins._contributions import Contribution, ContributionKey
@@ -25,16 +29,8 @@ __all__ = [
 ]
 
 
-class PluginError(AffordanceError):
-    """Base class of the plugin system's errors."""
-
-
-class PluginConfigError(PluginError, ValueError):
-    """A setting (an ``AFFORDANCE_*`` variable or a ``configure()`` argument) is malformed."""
-
-
-class InvalidSpecError(PluginError, ValueError):
-    """A plugin built a spec with a malformed field; the plugin is reported as failed."""
+for _base in (PluginError, PluginConfigError, InvalidSpecError):
+    _base.__module__ = __name__  # tracebacks name the public module
 
 
 class PluginLoadError(PluginError):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from affordance.plugins._requirements import parse_requirement
-from affordance.plugins.errors import InvalidSpecError, PluginConfigError
+from affordance.plugins._base_errors import InvalidSpecError, PluginConfigError
+from affordance.plugins.requirements import parse_requirement
 
 __all__ = [
     "PLUGIN_API",

@@ -26,9 +26,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._contributions import ContributionKey
-from affordance.plugins._requirements import canonical_name
-from affordance.plugins.errors import PluginConfigError
+from affordance.plugins.requirements import canonical_name
 
 __all__ = ["PluginSettings"]
 

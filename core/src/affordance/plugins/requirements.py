@@ -10,7 +10,7 @@ import importlib.metadata
 import re
 from typing import TYPE_CHECKING
 
-from affordance.plugins.errors import PluginConfigError
+from affordance.plugins._base_errors import PluginConfigError
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement

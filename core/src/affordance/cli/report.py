@@ -1,5 +1,8 @@
 """What ``affordance plugins`` and ``affordance doctor`` say: the plugin table and its health.
 
+It reads a :class:`~affordance.plugins.PluginHost` through the plugin system's public names
+only, as any tool could; the plugin system itself knows nothing of reports.
+
 :func:`report` is the table as JSON-ready data (``affordance plugins --json``): every plugin, its
 status and contributions, and for each contributed key who won and why. :func:`diagnose` reads
 the same host for what will fail (*problems*, exit code 1), what is worth knowing (*warnings*)
@@ -14,21 +17,28 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from affordance.plugins._contributions import Contribution, ContributionKey
-from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins._requirements import (
+from affordance.plugins import (
+    PLUGIN_API,
+    ConflictError,
+    Contribution,
+    ContributionKey,
+    PinError,
+    PluginConfigError,
+    PluginError,
+    PluginRecord,
+    PluginStatus,
+    ProviderSpec,
+)
+from affordance.plugins.requirements import (
     canonical_name,
     installed_version,
     parse_requirement,
     unmet_clauses,
 )
-from affordance.plugins._settings import LOAD
-from affordance.plugins.errors import ConflictError, PinError, PluginConfigError, PluginError
-from affordance.plugins.specs import PLUGIN_API, ProviderSpec
+from affordance.plugins.settings import LOAD
 
 if TYPE_CHECKING:
-    from affordance.plugins._host import PluginHost
-    from affordance.plugins._registry import Registry
+    from affordance.plugins import PluginHost, Registry
 
 __all__ = ["REPORT_SCHEMA", "Diagnosis", "Finding", "core_version", "diagnose", "report"]
 
