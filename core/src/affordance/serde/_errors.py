@@ -18,6 +18,7 @@ __all__ = [
     "describe_value",
     "format_path",
     "short_repr",
+    "union_failure",
 ]
 
 MAX_REPR = 60
@@ -111,3 +112,22 @@ def format_path(path: tuple[str | int, ...]) -> str:
         else:
             parts.append(f"[{part!r}]")
     return "".join(parts)
+
+
+def union_failure(
+    names: list[str], failures: list[InvalidValueError], value: Any
+) -> InvalidValueError:
+    """One report for a value that fit no member of a union.
+
+    Members the value could not even start to match (a string for an object) are summed up in
+    one line; otherwise the errors of the closest member, the one with fewest errors, are shown.
+    """
+    near = [(len(f.errors), i) for i, f in enumerate(failures) if f.expected_what is None]
+    if not near:
+        wanted = list(dict.fromkeys(f.expected_what for f in failures if f.expected_what))
+        return InvalidValueError.expected(" or ".join(wanted), value)
+    if len(near) == 1:
+        return failures[near[0][1]]
+    closest = min(near)[1]
+    note = f"matches none of {', '.join(names)}; errors for the closest, {names[closest]}:"
+    return InvalidValueError([FieldError((), note), *failures[closest].errors])

@@ -22,7 +22,13 @@ from typing import Any, Literal, TypeVar, overload
 from affordance.serde import _pydantic
 from affordance.serde._constraints import constraint_checker
 from affordance.serde._depth import MAX_DEPTH, exceeds_depth, too_deep_message
-from affordance.serde._errors import FieldError, InvalidValueError, ParseError, short_repr
+from affordance.serde._errors import (
+    FieldError,
+    InvalidValueError,
+    ParseError,
+    short_repr,
+    union_failure,
+)
 from affordance.serde._scalars import (
     SCALAR_CONVERTERS,
     Converter,
@@ -198,7 +204,7 @@ class _Compiler:
                     return member(value)
                 except InvalidValueError as exc:
                     failures.append(exc)
-            raise _union_failure(names, failures, value)
+            raise union_failure(names, failures, value)
 
         def convert(value: Any) -> Any:
             kind = type(value)
@@ -365,25 +371,6 @@ def _construct(cls: type[Any], kwargs: dict[str, Any]) -> Any:
 
 def _path_key(key: Any) -> str | int:
     return key if isinstance(key, str | int) else short_repr(key)
-
-
-def _union_failure(
-    names: list[str], failures: list[InvalidValueError], value: Any
-) -> InvalidValueError:
-    """One report for a value that fit no member of a union.
-
-    Members the value could not even start to match (a string for an object) are summed up in
-    one line; otherwise the errors of the closest member, the one with fewest errors, are shown.
-    """
-    near = [(len(f.errors), i) for i, f in enumerate(failures) if f.expected_what is None]
-    if not near:
-        wanted = list(dict.fromkeys(f.expected_what for f in failures if f.expected_what))
-        return InvalidValueError.expected(" or ".join(wanted), value)
-    if len(near) == 1:
-        return failures[near[0][1]]
-    closest = min(near)[1]
-    note = f"matches none of {', '.join(names)}; errors for the closest, {names[closest]}:"
-    return InvalidValueError([FieldError((), note), *failures[closest].errors])
 
 
 def _plain_json_type(shape: Shape) -> type | None:
