@@ -243,10 +243,11 @@ def matrix() -> StepResult:
 
 
 def workspace_distributions() -> list[Path]:
-    """core/ first, then every plugin under plugins/, then every app under examples/."""
+    """core/ first, then affordance-testing (testing/), every plugin under plugins/, then every
+    app under examples/."""
     plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
     examples = sorted(p.parent for p in (ROOT / "examples").glob("*/pyproject.toml"))
-    return [ROOT / "core", *plugins, *examples]
+    return [ROOT / "core", ROOT / "testing", *plugins, *examples]
 
 
 def fingerprint(full: bool) -> str:

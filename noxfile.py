@@ -17,6 +17,7 @@ nox.options.sessions = ["lint", "typecheck", "tests"]
 ROOT = Path(__file__).parent
 DISTRIBUTIONS = [
     "./core",
+    "./testing",
     *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("plugins/*/pyproject.toml")),
     *sorted(f"./{p.parent.relative_to(ROOT)}" for p in ROOT.glob("examples/*/pyproject.toml")),
 ]
@@ -69,7 +70,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=["3.10", "3.13"])
 def discovery(session: nox.Session) -> None:
     """Build core and the sample plugins as wheels, install them in a fresh venv, check the CLI."""
-    session.install("./core", "pytest>=8", "pip>=22.3", "hatchling>=1.21")
+    session.install("./core", "./testing", "pytest>=8", "pip>=22.3", "hatchling>=1.21")
     session.run(
         "pytest",
         "tests/core/plugins/test_wheels.py",

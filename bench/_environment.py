@@ -22,6 +22,7 @@ from _plan import (
     OPENAI_PLUGIN,
     REQUIREMENTS,
     ROOT,
+    TESTING,
     VENVS,
 )
 
@@ -142,7 +143,7 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
     else:
         local = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
         local += ["--no-deps", "--force-reinstall"]
-    _check(run_command([*local, CORE], env=env))
+    _check(run_command([*local, CORE, TESTING], env=env))
     plugin = "installed"
     if not (OPENAI_PLUGIN / "pyproject.toml").exists():
         plugin = "skipped: plugin not installed (plugins/openai is absent)"

@@ -16,6 +16,7 @@ RESULTS = BENCH / "results"
 VENVS = ROOT / ".bench"
 REQUIREMENTS = BENCH / "requirements-peers.txt"
 CORE = ROOT / "core"
+TESTING = ROOT / "testing"  # affordance-testing: the loopback server the measures talk to
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
 ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 GOOGLE_PLUGIN = ROOT / "plugins" / "google"

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from temporalio.client import Client
 
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime import ModelRequest, ProviderTurn, ToolResultMessage
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 from affordance_temporal import PromptRegistry, durable_worker, start_run
 from affordance_temporal.testing import DevServer

@@ -2,7 +2,7 @@
 
     python3 dev.py faults
 
-The rows are ``affordance.testing.faults.FAULT_ROWS`` (what ``AdapterContract.test_fault`` is
+The rows are ``affordance_testing.faults.FAULT_ROWS`` (what ``AdapterContract.test_fault`` is
 parametrized by) and the columns the providers' profiles in ``tests/fixtures/fault_profiles.py``
 (what each contract wire carries). Only the part of the spec between the two markers is
 rewritten; ``tests/ci/test_fault_matrix.py`` fails when it differs from what this writes.
@@ -27,7 +27,7 @@ def table() -> str:
         sys.path.insert(0, fixtures)
     from fault_profiles import PROFILES
 
-    from affordance.testing.faults import render_fault_matrix
+    from affordance_testing.faults import render_fault_matrix
 
     return f"{NOTICE}\n\n{render_fault_matrix(PROFILES)}"
 

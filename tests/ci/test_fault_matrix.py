@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 from fault_profiles import PROFILES
 
-from affordance.testing.faults import FAULT_ROWS, render_fault_matrix
+from affordance_testing.faults import FAULT_ROWS, render_fault_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
 

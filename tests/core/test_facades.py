@@ -32,10 +32,19 @@ FACADES = (
 )
 
 
+PLUGIN_CODE = (
+    "plugins/*/src/**/*.py",
+    "testing/src/**/*.py",
+    "tests/fixtures/walkthroughs/**/*.py",
+)
+"""Code held to the facades: the shipped plugins, affordance-testing, the walkthroughs' plugins."""
+
+
 def core_imports_of_the_plugins() -> list[tuple[str, str, str]]:
-    """``(file, module, name)`` for each ``from affordance... import name`` of plugins/*/src."""
+    """``(file, module, name)`` for each ``from affordance... import name`` of the code of
+    :data:`PLUGIN_CODE`."""
     found = []
-    for path in sorted(ROOT.glob("plugins/*/src/**/*.py")):
+    for path in sorted(p for pattern in PLUGIN_CODE for p in ROOT.glob(pattern)):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):

@@ -12,9 +12,9 @@ import pytest
 import affordance
 from affordance._fastinit import _ORIGINAL_INITS, compiled_init, fast_init, replaced_init
 from affordance.adapters import ModelRequest
-from affordance.runtime.deltas import TextPiece
-from affordance.runtime.executor import PreparedCall
-from affordance.runtime.stream_events import TextDelta
+from affordance.runtime.calls.executor import PreparedCall
+from affordance.runtime.model.deltas import TextPiece
+from affordance.runtime.record.stream_events import TextDelta
 
 
 def _shape(init: Any) -> list[tuple[str, Any, bool]]:

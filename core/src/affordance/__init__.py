@@ -17,18 +17,18 @@ from affordance._version import __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    "AllowList": "affordance.runtime.policy",
-    "AsyncEventStream": "affordance.runtime.streaming",
-    "ConfirmationRequired": "affordance.runtime.stream_events",
-    "Evaluator": "affordance.runtime.evaluator",
-    "EventBus": "affordance.runtime.events",
-    "EventStream": "affordance.runtime.streaming",
+    "AllowList": "affordance.runtime.calls.policy",
+    "AsyncEventStream": "affordance.runtime.record.streams",
+    "ConfirmationRequired": "affordance.runtime.record.stream_events",
+    "Evaluator": "affordance.runtime.loop.evaluator",
+    "EventBus": "affordance.runtime.record.events",
+    "EventStream": "affordance.runtime.record.streams",
     "HostedTool": "affordance.tools.hosted",
-    "HostedToolActivity": "affordance.runtime.stream_events",
+    "HostedToolActivity": "affordance.runtime.record.stream_events",
     "HostedToolCodec": "affordance.tools.hosted",
     "HostedToolConfig": "affordance.tools.hosted",
     "HostedToolOutput": "affordance.tools.hosted",
-    "HostedToolResult": "affordance.runtime.stream_events",
+    "HostedToolResult": "affordance.runtime.record.stream_events",
     "HostedKindSection": "affordance.prompt.hosted_section",
     "HostedToolSection": "affordance.prompt.hosted_section",
     "MarkdownSection": "affordance.prompt.markdown",
@@ -37,46 +37,46 @@ _EXPORTS: dict[str, str] = {
     "open_sections_tool": "affordance.prompt.disclosure",
     "Prompt": "affordance.prompt.template",
     "PromptEvaluationError": "affordance.errors",
-    "PromptExecuted": "affordance.runtime.events",
+    "PromptExecuted": "affordance.runtime.record.events",
     "PromptRenderError": "affordance.errors",
-    "PromptRendered": "affordance.runtime.events",
-    "PromptResponse": "affordance.runtime.response",
+    "PromptRendered": "affordance.runtime.record.events",
+    "PromptResponse": "affordance.runtime.record.response",
     "PromptTemplate": "affordance.prompt.template",
     "PromptValidationError": "affordance.errors",
     "ProviderAdapter": "affordance.adapters.base",
-    "RefusalDelta": "affordance.runtime.stream_events",
+    "RefusalDelta": "affordance.runtime.record.stream_events",
     "RenderedPrompt": "affordance.prompt.rendered",
     "RetryPolicy": "affordance.tools.retry",
-    "RunFinished": "affordance.runtime.stream_events",
-    "RunStarted": "affordance.runtime.stream_events",
+    "RunFinished": "affordance.runtime.record.stream_events",
+    "RunStarted": "affordance.runtime.record.stream_events",
     "Section": "affordance.prompt.section",
     "SectionPath": "affordance.prompt.paths",
     "SectionVisibility": "affordance.prompt.section",
-    "Session": "affordance.runtime.session",
-    "StreamEvent": "affordance.runtime.stream_events",
-    "TextDelta": "affordance.runtime.stream_events",
+    "Session": "affordance.runtime.record.session",
+    "StreamEvent": "affordance.runtime.record.stream_events",
+    "TextDelta": "affordance.runtime.record.stream_events",
     "Tool": "affordance.tools.tool",
-    "ToolCallArgumentsDelta": "affordance.runtime.stream_events",
-    "ToolCallFinished": "affordance.runtime.stream_events",
-    "ToolCallStarted": "affordance.runtime.stream_events",
-    "ToolContext": "affordance.runtime.context",
+    "ToolCallArgumentsDelta": "affordance.runtime.record.stream_events",
+    "ToolCallFinished": "affordance.runtime.record.stream_events",
+    "ToolCallStarted": "affordance.runtime.record.stream_events",
+    "ToolContext": "affordance.runtime.calls.context",
     "ToolError": "affordance.errors",
     "ToolExample": "affordance.tools.tool",
-    "ToolExecutor": "affordance.runtime.executor",
-    "ToolHandler": "affordance.runtime.context",
-    "ToolInvoked": "affordance.runtime.events",
+    "ToolExecutor": "affordance.runtime.calls.executor",
+    "ToolHandler": "affordance.runtime.calls.context",
+    "ToolInvoked": "affordance.runtime.record.events",
     "ToolRenderableResult": "affordance.tools.result",
     "ToolResult": "affordance.tools.result",
     "ToolValidationError": "affordance.errors",
     "UnsupportedHostedConfigError": "affordance.errors",
     "RequestExtrasConflictError": "affordance.errors",
-    "TurnFinished": "affordance.runtime.stream_events",
-    "approve": "affordance.runtime.confirmation",
-    "Confirmation": "affordance.runtime.confirmation",
-    "log_context": "affordance.runtime.log_context",
-    "deny": "affordance.runtime.confirmation",
-    "declined_result": "affordance.runtime.confirmation",
-    "is_declined": "affordance.runtime.confirmation",
+    "TurnFinished": "affordance.runtime.record.stream_events",
+    "approve": "affordance.runtime.record.confirmation",
+    "Confirmation": "affordance.runtime.record.confirmation",
+    "log_context": "affordance.runtime.record.log_context",
+    "deny": "affordance.runtime.record.confirmation",
+    "declined_result": "affordance.runtime.record.confirmation",
+    "is_declined": "affordance.runtime.record.confirmation",
     "tool": "affordance.tools.decorator",
 }
 
@@ -182,22 +182,27 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
-    from affordance.runtime.confirmation import (
+    from affordance.runtime.calls.context import ToolContext, ToolHandler
+    from affordance.runtime.calls.executor import ToolExecutor
+    from affordance.runtime.calls.policy import AllowList
+    from affordance.runtime.loop.evaluator import Evaluator
+    from affordance.runtime.record.confirmation import (
         Confirmation,
         approve,
         declined_result,
         deny,
         is_declined,
     )
-    from affordance.runtime.context import ToolContext, ToolHandler
-    from affordance.runtime.evaluator import Evaluator
-    from affordance.runtime.events import EventBus, PromptExecuted, PromptRendered, ToolInvoked
-    from affordance.runtime.executor import ToolExecutor
-    from affordance.runtime.log_context import log_context
-    from affordance.runtime.policy import AllowList
-    from affordance.runtime.response import PromptResponse
-    from affordance.runtime.session import Session
-    from affordance.runtime.stream_events import (
+    from affordance.runtime.record.events import (
+        EventBus,
+        PromptExecuted,
+        PromptRendered,
+        ToolInvoked,
+    )
+    from affordance.runtime.record.log_context import log_context
+    from affordance.runtime.record.response import PromptResponse
+    from affordance.runtime.record.session import Session
+    from affordance.runtime.record.stream_events import (
         ConfirmationRequired,
         HostedToolActivity,
         HostedToolResult,
@@ -211,7 +216,7 @@ if TYPE_CHECKING:
         ToolCallStarted,
         TurnFinished,
     )
-    from affordance.runtime.streaming import AsyncEventStream, EventStream
+    from affordance.runtime.record.streams import AsyncEventStream, EventStream
     from affordance.tools.decorator import tool
     from affordance.tools.hosted import (
         HostedTool,

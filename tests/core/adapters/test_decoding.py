@@ -10,8 +10,8 @@ import pytest
 
 from affordance.adapters import adecode_stream, decode_stream, decode_turn
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.deltas import Delta, TextPiece, TurnEnd
-from affordance.runtime.turn import ProviderTurn, Usage
+from affordance.runtime.model.deltas import Delta, TextPiece, TurnEnd
+from affordance.runtime.model.turn import ProviderTurn, Usage
 
 END = TurnEnd(Usage(), "stop", None)
 

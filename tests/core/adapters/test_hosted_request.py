@@ -15,7 +15,7 @@ from affordance import HostedTool, PromptEvaluationError, PromptTemplate, Sectio
 from affordance.adapters import ModelRequest
 from affordance.adapters.hosted_request import HostedRequest
 from affordance.errors import RequestExtrasConflictError
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import ScriptedAdapter
 
 

@@ -1,6 +1,7 @@
-"""The three providers' schema rules give, over a recorded corpus, exactly what they gave before
-the shared walker (issue 26): every schema the provider tests send, the fixtures' params and
-hand-written edge cases, each with the output recorded per provider (key order included)."""
+"""The three providers' dialects give, over a recorded corpus, exactly what their hand-written
+rules gave before the shared walker and rule kit (issue 26): every schema the provider tests
+send, the fixtures' params and hand-written edge cases, each with the output recorded per
+provider (key order included)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from typing import Any
 
 import pytest
 
+from affordance.adapters import convert_schema
 
-def _rules(plugin: str) -> Any:
-    """A provider plugin's ``_schema`` module; its cases are skipped where it is not installed
-    (the tox ``core`` environments install core alone)."""
-    return pytest.importorskip(f"{plugin}._schema", reason=f"{plugin} is not installed")
+
+def _convert(plugin: str, dialect: str, schema: Any) -> Any:
+    """``schema`` in a provider plugin's dialect (its ``_schema`` module); its cases are skipped
+    where it is not installed (the tox ``core`` environments install core alone)."""
+    rules = pytest.importorskip(f"{plugin}._schema", reason=f"{plugin} is not installed")
+    return convert_schema(schema, getattr(rules, dialect))
 
 
 _ROWS: list[dict[str, Any]] = json.loads(
@@ -24,7 +28,7 @@ _ROWS: list[dict[str, Any]] = json.loads(
 
 
 def _openai(schema: Any) -> dict[str, Any]:
-    result = _rules("affordance_openai").strict_schema(schema)
+    result = _convert("affordance_openai", "STRICT", schema)
     nulls = _plain(result.nulls)
     return {
         "schema": result.schema,
@@ -49,12 +53,12 @@ def _plain(value: Any) -> Any:
 
 
 def _anthropic(schema: Any) -> dict[str, Any]:
-    result = _rules("affordance_anthropic").strict_schema(schema)
+    result = _convert("affordance_anthropic", "STRICT", schema)
     return {"schema": result.schema, "strict": result.strict, "reason": result.reason}
 
 
 def _google(schema: Any) -> dict[str, Any]:
-    result = _rules("affordance_google").gemini_schema(schema)
+    result = _convert("affordance_google", "GEMINI", schema)
     changed, dropped = list(result.changed), list(result.dropped)
     return {"schema": result.schema, "changed": changed, "dropped": dropped, "note": result.note}
 

@@ -7,7 +7,7 @@ import asyncio
 import logging
 
 from affordance.adapters.redaction import WITHHELD, bodies_withheld, withhold_bodies
-from affordance.testing.logs import LogCapture
+from affordance_testing.logs import LogCapture
 
 SDK = "tests.fake_sdk._base_client"
 OPTIONS = {

@@ -12,7 +12,9 @@ from affordance.adapters import (
     SchemaWalk,
     copy_json,
     local_refs,
+    property_path,
     recursive_ref,
+    schema_cost,
     schema_pointer,
     schema_types,
 )
@@ -105,7 +107,27 @@ def test_schema_types_reads_a_name_or_a_list_and_refuses_anything_else() -> None
 def test_a_path_reads_as_a_json_pointer_and_copies_share_nothing() -> None:
     assert schema_pointer(()) == "#"
     assert schema_pointer(("properties", "a", "anyOf", 0)) == "#/properties/a/anyOf/0"
+    assert schema_pointer(("#", "properties", "a")) == "#/properties/a"  # inlined at the root
     original = {"enum": [["x"]], "properties": {"a": {}}}
     copied = copy_json(original)
     assert copied == original
     assert copied["enum"][0] is not original["enum"][0]
+
+
+def test_a_path_reads_as_a_property_for_a_user() -> None:
+    assert property_path(()) == "the schema"
+    assert property_path(("properties", "a", "items", "properties", "b")) == "property 'a[]/b'"
+    assert property_path(("$defs", "N", "properties", "x")) == "property '$defs/N/x'"
+    assert property_path(("#", "anyOf", 1)) == "property '#/anyOf/1'"
+
+
+def test_the_cost_of_a_schema_counts_optional_and_union_properties_at_every_depth() -> None:
+    cost = schema_cost(
+        {
+            "type": "object",
+            "properties": {"a": {"type": ["string", "null"]}, "b": {"anyOf": []}},
+            "required": ["a"],
+            "$defs": {"N": {"properties": {"x": {}}}},
+        }
+    )
+    assert (cost.optional, cost.unions) == (2, 2)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from affordance.plugins import PluginHost, configure
-from affordance.testing.pytest_plugin import CodecContract, PluginContract
+from affordance_testing.codec_contract import CodecContract
+from affordance_testing.plugin_contract import PluginContract
 
 pytest_plugins = ["pytester"]
 
@@ -97,7 +98,7 @@ def test_the_output_type_defaults_to_the_installed_registration_and_fails_withou
 
 ACME_CODEC_SUITE = """
 import pytest
-from affordance.testing.pytest_plugin import CodecContract
+from affordance_testing.codec_contract import CodecContract
 from affordance_acme_search import AcmeSearchResult, acme_search_tool
 from affordance_acme_search.codec import OpenAIAcmeSearchCodec
 
@@ -166,7 +167,7 @@ def test_a_third_party_suite_enables_the_kit_with_pytest_plugins(pytester, monke
     pytester.makepyfile(
         test_acme="""
         import pytest
-        from affordance.testing.pytest_plugin import CodecContract
+        from affordance_testing.codec_contract import CodecContract
         from affordance_acme_search import AcmeSearchResult, acme_search_tool
         from affordance_acme_search.codec import OpenAIAcmeSearchCodec
 

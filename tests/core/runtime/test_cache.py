@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affordance import ToolResult
-from affordance.runtime.cache import ResultCache, cache_key
+from affordance.runtime.calls.cache import ResultCache, cache_key
 
 
 def test_an_entry_is_served_until_just_before_its_expiry_and_not_at_it():

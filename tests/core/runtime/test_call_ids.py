@@ -1,6 +1,6 @@
 """A call id is the unit of approval: a turn whose calls share an id is refused before anything
 runs, an id waits for an answer in one run of a session at a time, and an approval runs exactly
-the call it names (``affordance.testing.contract_approvals``, here on the offline adapter)."""
+the call it names (``affordance_testing.contract_approvals``, here on the offline adapter)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from affordance import PromptEvaluationError
 from affordance.runtime import Session, approve, deny
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
-from affordance.testing.contract_approvals import (
+from affordance_testing.contract_approvals import (
     APPROVAL_CASES,
     ApprovalCase,
     approval_prompt,
@@ -21,8 +21,8 @@ from affordance.testing.contract_approvals import (
     check_approval_case,
     model_of,
 )
-from affordance.testing.contract_runs import run
-from affordance.testing.faults import MODES, Mode
+from affordance_testing.contract_runs import run
+from affordance_testing.faults import MODES, Mode
 
 Model = Callable[[str], ProviderTurn]
 

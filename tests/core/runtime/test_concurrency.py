@@ -11,7 +11,7 @@ from entity_tools import Entity, make_prompt
 from affordance.adapters import ModelRequest, ToolResultMessage
 from affordance.prompt import MarkdownSection, PromptTemplate
 from affordance.runtime import EventBus, Session, ToolInvoked
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 

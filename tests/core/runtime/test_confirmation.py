@@ -22,7 +22,7 @@ from affordance.runtime import (
     deny,
     is_declined,
 )
-from affordance.runtime.confirmation import Confirmation, answer_problems
+from affordance.runtime.record.confirmation import Confirmation, answer_problems
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 PROMPT = make_prompt()

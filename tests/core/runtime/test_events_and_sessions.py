@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -16,7 +18,7 @@ from affordance.runtime import (
     Session,
     ToolInvoked,
 )
-from affordance.runtime.session import replace_latest, upsert_by
+from affordance.runtime.record.session import replace_latest, upsert_by
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 
@@ -109,6 +111,23 @@ def test_custom_reducers_build_typed_slices():
     assert session.slice(Counter) == ()
     session.seed(Counter, (Counter(7),))
     assert session.slice(Counter) == (Counter(7),)
+
+
+def test_a_session_made_before_the_events_are_imported_keeps_them_by_default():
+    """The session module does not import the events (``kept_by_default`` marks them), so a
+    session built by importing that module alone must still keep ``ToolInvoked`` and
+    ``PromptExecuted``: importing it imports the record room's facade, and so the events."""
+    code = (
+        "from affordance.runtime.record.session import Session\n"
+        "session = Session()\n"
+        "from affordance.runtime.record.events import PromptExecuted, ToolInvoked\n"
+        "print(session.records(ToolInvoked), session.records(PromptExecuted),"
+        " Session(record_events=False).records(ToolInvoked))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["True", "True", "False"]
 
 
 def test_session_updates_are_safe_under_threads():

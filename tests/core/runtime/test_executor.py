@@ -16,7 +16,7 @@ from affordance.adapters import ToolCall, ToolResultMessage
 from affordance.clock import Deadline
 from affordance.errors import PromptEvaluationError
 from affordance.runtime import AllowList, EventBus, ToolExecutor, ToolInvoked
-from affordance.runtime.executor import MAX_ARGUMENTS_SIZE
+from affordance.runtime.calls.executor import MAX_ARGUMENTS_SIZE
 from affordance.serde import MAX_DEPTH
 from affordance.testing import FakeClock, ScriptedAdapter, text, tool_call, tool_calls
 from affordance.tools import RetryPolicy

@@ -14,11 +14,11 @@ from affordance.adapters import ModelRequest
 from affordance.plugins import PluginHost, hookimpl
 from affordance.plugins.specs import CodecSpec, HostedToolKindSpec
 from affordance.runtime import AllowList, EventBus, ToolCallDenied, ToolExecutor
-from affordance.runtime.response import PromptResponse
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
+from affordance.runtime.record.response import PromptResponse
 from affordance.testing import ScriptedAdapter
-from affordance.testing.contract_runs import run
-from affordance.testing.faults import MODES, Mode
+from affordance_testing.contract_runs import run
+from affordance_testing.faults import MODES, Mode
 
 
 @dataclass(frozen=True, slots=True)

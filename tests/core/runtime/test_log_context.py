@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult, log_context
-from affordance.runtime.log_context import current_log_fields
+from affordance.runtime.record.log_context import current_log_fields
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from dataclasses import dataclass
 
 import pytest
@@ -10,7 +12,9 @@ from entity_tools import Entity, LookupParams, make_prompt
 
 from affordance import PromptEvaluationError, Tool, ToolResult
 from affordance.adapters import AssistantMessage, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ProviderTurn, Usage
+from affordance.runtime import Evaluation, EventBus, Session
+from affordance.runtime.loop import drive
+from affordance.runtime.model.turn import ProviderTurn, Usage
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 
@@ -238,3 +242,28 @@ def test_a_turn_the_provider_paused_is_continued_and_its_text_kept():
     paused = adapter.requests[1].messages[-1]
     assert isinstance(paused, AssistantMessage)
     assert paused.text == "Searching... "
+
+
+def test_a_finished_evaluation_is_freed_without_the_garbage_collector():
+    """Nothing an evaluation builds keeps a reference back to it (its turn's calls are handed
+    the evaluation's methods per call, never keep them), so once it has run, dropping it frees
+    it at once rather than at the collector's next pass."""
+    adapter = ScriptedAdapter([tool_calls(tool_call("lookup", {"entity_id": "a"})), text("ok")])
+    evaluation: Evaluation[object] = Evaluation(
+        prompt=make_prompt(),
+        params=(),
+        adapter=adapter,
+        session=Session(),
+        bus=EventBus(),
+        executor=adapter.executor,
+    )
+    gc.disable()
+    try:
+        response = drive(evaluation, evaluation.start(), adapter.send)
+        freed = weakref.ref(evaluation)
+        del evaluation
+        assert freed() is None
+    finally:
+        gc.enable()
+    assert response.text == "ok"
+    assert [result.name for result in response.tool_results] == ["lookup"]

@@ -13,7 +13,7 @@ from entity_tools import make_prompt
 from affordance import Evaluator, PromptEvaluationError, RunFinished, TextDelta
 from affordance.adapters import Delta, ModelRequest, ProviderTurn, TextPiece, TurnEnd
 from affordance.runtime import Model, ToolExecutor
-from affordance.runtime.messages import ToolCall
+from affordance.runtime.model.messages import ToolCall
 
 PROMPT = make_prompt()
 

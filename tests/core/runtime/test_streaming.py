@@ -21,7 +21,7 @@ from affordance import (
     TurnFinished,
     approve,
 )
-from affordance.runtime.deltas import (
+from affordance.runtime.model.deltas import (
     DeltaError,
     TextPiece,
     ToolCallArguments,
@@ -30,7 +30,7 @@ from affordance.runtime.deltas import (
     TurnEnd,
     deltas_of,
 )
-from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn, Usage
 from affordance.testing import ScriptedAdapter, comparable, text, tool_call, tool_calls
 
 SCRIPT = [

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
-from affordance.runtime._offthread import _Workers, await_in_worker
+from affordance.runtime.calls._offthread import _Workers, await_in_worker
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="none")

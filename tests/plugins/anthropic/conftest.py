@@ -13,7 +13,7 @@ import pytest
 from loopback import MESSAGES_PATH, JsonReply, LoopbackServer, anthropic_server, message_stream
 
 from affordance import PromptResponse, PromptTemplate
-from affordance.runtime.stream_events import RunFinished
+from affordance.runtime.record.stream_events import RunFinished
 from affordance_anthropic import AnthropicAdapter
 
 Mode = Literal["evaluate", "aevaluate", "stream", "astream"]

@@ -1,9 +1,8 @@
-"""The adapter contract (``affordance.testing.contract``) on the Messages API, over the real SDK
+"""The adapter contract (``affordance_testing.contract``) on the Messages API, over the real SDK
 and the loopback server: plain and streamed, sync and async, and the fault matrix."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -15,30 +14,25 @@ from loopback import (
     JsonReply,
     LoopbackServer,
     RawJson,
-    RawReply,
     RecordedRequest,
     Reply,
-    SseEvent,
-    SseReply,
     anthropic_error,
     anthropic_overloaded,
-    dumps,
     message,
     message_stream,
     message_text,
     message_tool_uses,
     message_usage,
-    timeout,
 )
 from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
-from affordance.runtime.turn import ProviderTurn
-from affordance.testing.contract import AdapterContract
-from affordance.testing.faults import FAULT_REQUEST_ID, WireFault
+from affordance.runtime.model.turn import ProviderTurn
 from affordance_anthropic import AnthropicAdapter
+from affordance_testing.contract import AdapterContract
+from affordance_testing.faults import FAULT_REQUEST_ID, WireFault
+from affordance_testing.loopback import SHAPE_FAULTS, fault_reply
 
 FAULT_TEXT = "This answer stops somewhere in the middle."
-HTML = b"<html><body><h1>Service page</h1></body></html>"
 _PERSISTENT = frozenset({"server-error", "read-timeout"})
 _REQUEST_ID = {"request-id": FAULT_REQUEST_ID}
 
@@ -117,22 +111,9 @@ class AnthropicWire:
             return _error(500, "api_error", retry_after_ms=1)
         if fault == "overloaded":
             return anthropic_overloaded(request_id=FAULT_REQUEST_ID, retry_after_ms=1)
-        if fault == "read-timeout":
-            return message_stream(answer, interval_s=5.0) if streamed else timeout(5.0)
-        if fault == "reset-mid-body":
-            if streamed:
-                return message_stream(answer, cut_after=2)
-            whole = dumps(answer.body).encode()
-            return RawReply(whole, headers=_REQUEST_ID, cut_after_bytes=len(whole) // 2)
-        if fault == "cut-mid-event":
-            return message_stream(answer, cut_after=2, cut_mid_event=True, cut_abortive=False)
-        if fault == "truncated-json":
-            if streamed:
-                return _truncate_event(message_stream(answer), 1)
-            whole = dumps(answer.body).encode()
-            return RawReply(whole[: len(whole) // 2], headers=_REQUEST_ID)
-        if fault == "wrong-content-type":
-            return RawReply(HTML, content_type="text/html", headers=_REQUEST_ID)
+        if fault in SHAPE_FAULTS:  # the kit cuts, stalls or replaces the answer itself
+            shaped = message_stream(answer) if streamed else answer
+            return fault_reply(fault, shaped, headers=_REQUEST_ID)
         if fault == "empty-answer":
             empty = message([], request_id=FAULT_REQUEST_ID)
             return message_stream(empty) if streamed else empty
@@ -152,15 +133,6 @@ def _error(status: int, error_type: str, retry_after_ms: int | None = None) -> J
         request_id=FAULT_REQUEST_ID,
         retry_after_ms=retry_after_ms,
     )
-
-
-def _truncate_event(stream: SseReply, index: int) -> SseReply:
-    """``stream`` with event ``index``'s JSON cut in half (its framing intact)."""
-    event = stream.events[index]
-    text = event.data if isinstance(event.data, str) else dumps(event.data)
-    broken = SseEvent(text[: len(text) // 2], event=event.event)
-    events = [*stream.events[:index], broken, *stream.events[index + 1 :]]
-    return dataclasses.replace(stream, events=events)
 
 
 def adapters(

@@ -10,7 +10,7 @@ from typing import Any
 from loopback import message_text
 
 from affordance import MarkdownSection, PromptTemplate, Tool
-from affordance.runtime.messages import ToolResultMessage
+from affordance.runtime.model.messages import ToolResultMessage
 from affordance_anthropic import AnthropicAdapter
 from affordance_anthropic._request import StrictBudget, within_strict_budget
 from affordance_anthropic.serializers import (

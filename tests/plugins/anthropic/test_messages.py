@@ -26,7 +26,7 @@ from loopback import (
 
 from affordance import HostedTool, MarkdownSection, PromptEvaluationError, PromptTemplate
 from affordance.adapters import AssistantMessage, ToolCall, ToolResultMessage, Usage, UserMessage
-from affordance.runtime.stream_events import TextDelta
+from affordance.runtime.record.stream_events import TextDelta
 from affordance.testing import comparable
 from affordance_anthropic import AnthropicAdapter
 

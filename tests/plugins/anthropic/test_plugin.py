@@ -19,13 +19,13 @@ from loopback import message_text, message_tool_uses
 from affordance.plugins import SERIALIZER_ROLES, PluginHost
 from affordance.plugins.hookspecs import hookimpl
 from affordance.plugins.specs import ProviderSpec, SerializerSpec
-from affordance.testing.pytest_plugin import PluginContract
 from affordance_anthropic import AnthropicAdapter, plugin
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
     AnthropicToolResultSerializer,
     AnthropicToolSerializer,
 )
+from affordance_testing.plugin_contract import PluginContract
 
 
 def test_the_hook_declares_the_anthropic_provider_with_its_sdk_range_and_key() -> None:
@@ -109,7 +109,7 @@ class PlainTools:
     """Non-strict declarations, the description prefixed: visibly not the plugin's."""
 
     def declare(self, tool):
-        from affordance.runtime.serializers import ToolDeclaration
+        from affordance.runtime.model.serializers import ToolDeclaration
 
         schema = tool.parameters_schema()
         return ToolDeclaration(
@@ -126,7 +126,7 @@ class TextResults:
 
 class InstructedOutput:
     def output_format(self, schema, name):
-        from affordance.runtime.serializers import OutputFormat
+        from affordance.runtime.model.serializers import OutputFormat
 
         return OutputFormat({"system": "Answer in JSON, please."})
 '''

@@ -11,7 +11,13 @@ from typing import Any, Literal
 import pytest
 
 from affordance import Tool
-from affordance_anthropic._schema import strict_schema, strict_schema_cost
+from affordance.adapters import ConvertedSchema, convert_schema
+from affordance.adapters import schema_cost as strict_schema_cost
+from affordance_anthropic._schema import STRICT
+
+
+def strict_schema(original: dict[str, Any]) -> ConvertedSchema:
+    return convert_schema(original, STRICT)
 
 
 def strict(schema: dict[str, Any]) -> Any:
@@ -36,6 +42,14 @@ def obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[s
         schema["required"] = required
     schema["additionalProperties"] = False
     return schema
+
+
+def test_each_node_is_sent_in_one_order_whatever_the_input_order_and_hash_seed() -> None:
+    a = {"title": "T", "minLength": 1, "description": "D", "type": "string"}
+    b = {"type": "string", "description": "D", "minLength": 1, "title": "T"}
+    expected = ["type", "description", "title"]  # once the order of a set: it varied by process
+    assert list(strict(obj({"a": a}))["properties"]["a"]) == expected
+    assert strict(obj({"a": a})) == strict(obj({"a": b}))
 
 
 def test_a_closed_object_stays_as_it_is_and_optional_fields_stay_optional() -> None:

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from affordance.adapters.sse import read_events
-from affordance.runtime.deltas import (
+from affordance.runtime.model.deltas import (
     ProviderItem,
     TextPiece,
     ToolCallReady,

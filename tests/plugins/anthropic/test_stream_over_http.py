@@ -19,7 +19,7 @@ from loopback import (
 )
 
 from affordance import PromptEvaluationError, PromptTemplate
-from affordance.runtime.stream_events import ToolCallArgumentsDelta
+from affordance.runtime.record.stream_events import ToolCallArgumentsDelta
 from affordance_anthropic import AnthropicAdapter
 
 MODES = ("evaluate", "aevaluate", "stream", "astream")

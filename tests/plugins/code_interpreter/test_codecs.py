@@ -10,7 +10,6 @@ import pytest
 from hosted_tools import CODE_ANSWER, SUM_OUTPUT, codec_items, load
 
 from affordance import HostedTool
-from affordance.testing.pytest_plugin import CodecContract
 from affordance_code_interpreter import (
     CONFIG_FIELDS,
     CodeExecution,
@@ -23,6 +22,7 @@ from affordance_code_interpreter import (
 from affordance_code_interpreter.anthropic_messages import AnthropicCodeInterpreterCodec
 from affordance_code_interpreter.google_gemini import GoogleCodeInterpreterCodec
 from affordance_code_interpreter.openai_responses import OpenAICodeInterpreterCodec
+from affordance_testing.codec_contract import CodecContract
 
 CODECS: dict[str, Any] = {
     "openai": OpenAICodeInterpreterCodec(),

@@ -10,11 +10,12 @@ from packaging.requirements import Requirement
 
 import affordance.plugins
 from affordance.plugins import PluginHost, PluginStatus
-from affordance.testing.pytest_plugin import PluginContract, modules_imported_by
 from affordance_code_interpreter import CodeInterpreterConfig, plugin
 from affordance_code_interpreter.anthropic_messages import AnthropicCodeInterpreterCodec
 from affordance_code_interpreter.google_gemini import GoogleCodeInterpreterCodec
 from affordance_code_interpreter.openai_responses import OpenAICodeInterpreterCodec
+from affordance_testing.plugin_contract import PluginContract
+from affordance_testing.sdk_imports import modules_imported_by
 
 
 class TestCodeInterpreterPlugin(PluginContract):

@@ -9,7 +9,7 @@ import pytest
 from hosted_tools import SUM_OUTPUT, codec_items, load
 
 from affordance import MarkdownSection, PromptTemplate
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import ScriptedAdapter
 from affordance_code_interpreter import CodeInterpreterResult, CodeInterpreterSection
 

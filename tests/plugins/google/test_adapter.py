@@ -30,7 +30,7 @@ from loopback import (
 )
 
 from affordance import PromptEvaluationError, PromptTemplate
-from affordance.runtime.turn import Usage
+from affordance.runtime.model.turn import Usage
 from affordance_google import GoogleAdapter
 
 PATH = generate_path("gemini-test")
@@ -140,7 +140,7 @@ def test_a_call_id_the_model_repeats_in_one_turn_is_made_unique(
 def test_a_transcript_from_elsewhere_is_rebuilt_as_gemini_parts(
     server: LoopbackServer, make_adapter: Callable[..., GoogleAdapter], prompt: Any
 ) -> None:
-    from affordance.runtime.messages import (
+    from affordance.runtime.model.messages import (
         AssistantMessage,
         ToolCall,
         ToolResultMessage,

@@ -14,7 +14,7 @@ from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
 from affordance.plugins import PluginHost
 from affordance.plugins.hookspecs import hookimpl
 from affordance.plugins.specs import SerializerSpec
-from affordance.runtime.serializers import ToolDeclaration
+from affordance.runtime.model.serializers import ToolDeclaration
 from affordance_google import GoogleAdapter, plugin
 
 PATH = generate_path("gemini-test")
@@ -166,7 +166,7 @@ def test_instructions_go_out_as_the_system_instruction(
     request = adapter.preview_request(rendered, "k")
     from dataclasses import replace
 
-    from affordance.runtime.messages import UserMessage
+    from affordance.runtime.model.messages import UserMessage
 
     body = adapter.wire_request(
         replace(request, instructions="Be brief.", messages=(UserMessage("Hello"),))

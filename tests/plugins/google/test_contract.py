@@ -1,4 +1,4 @@
-"""The adapter contract (``affordance.testing.contract``) over the real ``google-genai`` SDK and
+"""The adapter contract (``affordance_testing.contract``) over the real ``google-genai`` SDK and
 the loopback server: plain and streamed, sync (``client``) and async (``client.aio``), and the
 fault matrix."""
 
@@ -20,32 +20,28 @@ from loopback import (
     JsonReply,
     LoopbackServer,
     RawJson,
-    RawReply,
     RecordedRequest,
     Reply,
-    SseEvent,
     SseReply,
-    dumps,
     function_call_part,
     generate_response,
     google_error,
     google_server,
     google_stream,
     text_part,
-    timeout,
     usage_metadata,
 )
 from loopback.google_wire import candidate
 from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import FakeClock
-from affordance.testing.contract import AdapterContract
-from affordance.testing.faults import FAULT_REQUEST_ID, WireFault
 from affordance_google import GoogleAdapter
+from affordance_testing.contract import AdapterContract
+from affordance_testing.faults import FAULT_REQUEST_ID, WireFault
+from affordance_testing.loopback import SHAPE_FAULTS, fault_reply
 
 FAULT_TEXT = "This answer stops somewhere in the middle."
-HTML = b"<html><body><h1>Service page</h1></body></html>"
 _PERSISTENT = frozenset({"server-error", "read-timeout"})
 _REQUEST_ID = {"x-request-id": FAULT_REQUEST_ID}
 
@@ -130,27 +126,10 @@ def _fault(fault: WireFault, *, streamed: bool) -> Reply:
         return google_error(500, "INTERNAL", headers=_REQUEST_ID)
     if fault == "overloaded":
         return google_error(GOOGLE.overloaded_status, "UNAVAILABLE", headers=_REQUEST_ID)
-    if fault == "read-timeout":
-        return _reply(answer, streamed, interval_s=5.0) if streamed else timeout(5.0)
-    if fault == "reset-mid-body":
-        if streamed:
-            return _reply(answer, streamed, cut_after=2)
-        whole = dumps(answer).encode()
-        return RawReply(whole, headers=_REQUEST_ID, cut_after_bytes=len(whole) // 2)
-    if fault == "cut-mid-event":
-        return _reply(answer, streamed, cut_after=2, cut_mid_event=True, cut_abortive=False)
-    if fault == "truncated-json":
-        whole = dumps(answer)
-        if not streamed:
-            return RawReply(whole[: len(whole) // 2].encode(), headers=_REQUEST_ID)
-        stream = _reply(answer, streamed)
-        assert isinstance(stream, SseReply)
-        first, second, *rest = stream.events
-        assert isinstance(second.data, str)
-        events = [first, SseEvent(second.data[: len(second.data) // 2]), *rest]
-        return dataclasses.replace(stream, events=events)
-    if fault == "wrong-content-type":
-        return RawReply(HTML, content_type="text/html", headers=_REQUEST_ID)
+    if fault in SHAPE_FAULTS:  # the kit cuts, stalls or replaces the answer itself
+        shaped = _reply(answer, streamed)
+        assert isinstance(shaped, (JsonReply, SseReply))
+        return fault_reply(fault, shaped, headers=_REQUEST_ID)
     if fault == "no-choices":
         return _reply(generate_response([]), streamed)
     if fault == "empty-answer":

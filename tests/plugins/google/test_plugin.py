@@ -18,13 +18,13 @@ from loopback import LoopbackServer
 
 from affordance.plugins import SERIALIZER_ROLES, PluginHost
 from affordance.plugins.specs import ProviderSpec
-from affordance.testing.pytest_plugin import PluginContract
 from affordance_google import GoogleAdapter, plugin
 from affordance_google.serializers import (
     GoogleOutputSerializer,
     GoogleToolResultSerializer,
     GoogleToolSerializer,
 )
+from affordance_testing.plugin_contract import PluginContract
 
 
 def test_the_hook_declares_the_google_provider_with_its_sdk_range_and_key_variables() -> None:

@@ -8,7 +8,12 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from affordance import Tool, ToolResult
-from affordance_google._schema import SUPPORTED_KEYWORDS, gemini_schema
+from affordance.adapters import ConvertedSchema, convert_schema
+from affordance_google._schema import GEMINI, SUPPORTED_KEYWORDS
+
+
+def gemini_schema(original: Any) -> ConvertedSchema:
+    return convert_schema(original, GEMINI)
 
 
 def converted(schema: dict[str, Any]) -> dict[str, Any]:

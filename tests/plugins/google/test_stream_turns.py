@@ -30,7 +30,7 @@ from loopback import (
 from turns import request_for, streamed_turn
 
 from affordance import PromptEvaluationError, TurnFinished
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import comparable
 from affordance_google import GoogleAdapter
 

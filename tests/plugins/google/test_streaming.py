@@ -39,8 +39,8 @@ from loopback import (
 from turns import astreamed_turn, request_for, streamed_turn
 
 from affordance import PromptEvaluationError
-from affordance.runtime.deltas import TurnAssembler
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.deltas import TurnAssembler
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import comparable
 from affordance_google import GoogleAdapter
 
@@ -262,7 +262,7 @@ def test_an_error_before_the_stream_starts_is_retried(
 def test_a_call_arriving_in_a_chunk_begins_and_is_ready_at_once(
     server: LoopbackServer, make_adapter: Callable[..., GoogleAdapter], prompt: Any
 ) -> None:
-    from affordance.runtime.deltas import ToolCallBegun, ToolCallReady
+    from affordance.runtime.model.deltas import ToolCallBegun, ToolCallReady
 
     body = generate_response(
         [candidate([function_call_part("get_weather", {"city": "Oslo"}, id="fc_9")])]

@@ -1,4 +1,4 @@
-"""The adapter contract (``affordance.testing.contract``) on both OpenAI APIs, over the real SDK
+"""The adapter contract (``affordance_testing.contract``) on both OpenAI APIs, over the real SDK
 and the loopback server: plain and streamed, sync and async, and the fault matrix."""
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from loopback import (
     RESPONSES_PATH,
     JsonReply,
     LoopbackServer,
-    RawReply,
     RecordedRequest,
     Reply,
-    SseEvent,
     SseReply,
     chat_completion,
     chat_message,
@@ -26,7 +24,6 @@ from loopback import (
     chat_text,
     chat_tool_calls,
     chat_usage,
-    dumps,
     openai_error,
     openai_server,
     response,
@@ -34,19 +31,18 @@ from loopback import (
     response_text,
     response_usage,
     responses_stream,
-    timeout,
 )
 from stream_leaks import EARLY_EXITS, LeavesStreamsOpen, check_it_fails
 
-from affordance.runtime.turn import ProviderTurn
-from affordance.testing.contract import AdapterContract
-from affordance.testing.faults import FAULT_REQUEST_ID, WireFault
+from affordance.runtime.model.turn import ProviderTurn
 from affordance_openai import OpenAIAdapter
+from affordance_testing.contract import AdapterContract
+from affordance_testing.faults import FAULT_REQUEST_ID, WireFault
+from affordance_testing.loopback import SHAPE_FAULTS, fault_reply
 
 Api = Literal["chat", "responses"]
 
 FAULT_TEXT = "This answer stops somewhere in the middle."
-HTML = b"<html><body><h1>Service page</h1></body></html>"
 _PERSISTENT = frozenset({"server-error", "read-timeout"})
 _QUICK_RETRY = {"retry-after-ms": "1"}
 
@@ -137,22 +133,10 @@ class OpenAIWire:
             return _error(500, None, _QUICK_RETRY)
         if fault == "overloaded":
             return _error(self.profile.overloaded_status, None, _QUICK_RETRY)
-        if fault == "read-timeout":
-            return self._stream(answer, interval_s=5.0) if streamed else timeout(5.0)
-        if fault == "reset-mid-body":
-            if streamed:
-                return self._stream(answer, cut_after=2)
-            whole = dumps(answer.body).encode()
-            return RawReply(whole, headers=request_id, cut_after_bytes=len(whole) // 2)
-        if fault == "cut-mid-event":
-            return self._stream(answer, cut_after=2, cut_mid_event=True, cut_abortive=False)
-        if fault == "truncated-json":
-            if streamed:
-                return _truncate_event(self._stream(answer), 1)
-            whole = dumps(answer.body).encode()
-            return RawReply(whole[: len(whole) // 2], headers=request_id)
-        if fault == "wrong-content-type":
-            return RawReply(HTML, content_type="text/html", headers=request_id)
+        if fault in SHAPE_FAULTS:  # the kit cuts, stalls or replaces the answer itself
+            return fault_reply(
+                fault, self._stream(answer) if streamed else answer, headers=request_id
+            )
         if fault == "no-choices":
             if self.api != "chat":
                 raise ValueError("no-choices does not apply to Responses (see its profile)")
@@ -172,15 +156,6 @@ def _error(status: int, code: str | None, headers: Mapping[str, str] | None = No
     return openai_error(
         status, "loopback fault", code=code, request_id=FAULT_REQUEST_ID, headers=headers
     )
-
-
-def _truncate_event(stream: SseReply, index: int) -> SseReply:
-    """``stream`` with event ``index``'s JSON cut in half (its framing intact)."""
-    event = stream.events[index]
-    text = event.data if isinstance(event.data, str) else dumps(event.data)
-    broken = SseEvent(text[: len(text) // 2], event=event.event)
-    events = [*stream.events[:index], broken, *stream.events[index + 1 :]]
-    return dataclasses.replace(stream, events=events)
 
 
 def _trailing(items: Sequence[Any], keep: Callable[[Any], bool]) -> list[Any]:

@@ -13,13 +13,13 @@ import pytest
 
 from affordance.plugins import SERIALIZER_ROLES, PluginHost
 from affordance.plugins.specs import ProviderSpec
-from affordance.testing.pytest_plugin import PluginContract
 from affordance_openai import OpenAIAdapter, plugin
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,
     OpenAIToolResultSerializer,
     OpenAIToolSerializer,
 )
+from affordance_testing.plugin_contract import PluginContract
 
 
 def test_the_hook_declares_the_openai_provider_with_its_sdk_range() -> None:

@@ -8,9 +8,13 @@ from typing import Any, Literal, Optional
 
 import pytest
 
+from affordance.adapters import ConvertedSchema, convert_schema, drop_nulls_in_json
 from affordance.serde import schema
-from affordance_openai._nulls import drop_nulls_in_json
-from affordance_openai._schema import strict_schema
+from affordance_openai._schema import STRICT
+
+
+def strict_schema(original: dict[str, Any]) -> ConvertedSchema:
+    return convert_schema(original, STRICT)
 
 
 @dataclass

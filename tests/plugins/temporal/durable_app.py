@@ -37,8 +37,8 @@ from affordance import (
     ToolError,
     ToolResult,
 )
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.messages import ToolResultMessage
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 from affordance_temporal import PromptRegistry
 

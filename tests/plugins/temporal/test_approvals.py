@@ -1,5 +1,5 @@
 """One approval runs one call, in a durable run too: the property of
-``affordance.testing.contract_approvals`` on the Temporal plugin, with its own answering rules.
+``affordance_testing.contract_approvals`` on the Temporal plugin, with its own answering rules.
 
 A durable run takes answers a few at a time (``confirm_all``: all of an update or none) and
 resumes once every pending call is answered. So a case here is a turn of ``delete`` calls (ids
@@ -26,10 +26,9 @@ from hypothesis import strategies as st
 from temporalio.client import Client
 
 from affordance import PromptEvaluationError, approve, deny
-from affordance.runtime.confirmation import Confirmation
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
+from affordance.runtime.record.confirmation import Confirmation
 from affordance.testing import ScriptedAdapter
-from affordance.testing.contract_approvals import ApprovalCase, approval_prompt, model_of
 from affordance_temporal import (
     ConfirmationRefusedError,
     PromptRegistry,
@@ -37,6 +36,7 @@ from affordance_temporal import (
     start_run,
 )
 from affordance_temporal.testing import DevServer
+from affordance_testing.contract_approvals import ApprovalCase, approval_prompt, model_of
 
 pytestmark = pytest.mark.slow
 

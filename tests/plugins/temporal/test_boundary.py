@@ -30,9 +30,14 @@ from affordance import (
     ToolResult,
     approve,
 )
-from affordance.runtime.failures import ToolErrorInfo
-from affordance.runtime.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from affordance.runtime.turn import ProviderTurn, Usage
+from affordance.runtime.calls.failures import ToolErrorInfo
+from affordance.runtime.model.messages import (
+    AssistantMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from affordance.runtime.model.turn import ProviderTurn, Usage
 from affordance.testing import comparable
 from affordance_temporal import PromptRegistry, RegistryMismatchError, RunOptions
 from affordance_temporal.boundary import (

@@ -14,7 +14,7 @@ from durable_app import PROMPT, Ledger, NoteRef, Task, make_adapter, make_regist
 from temporalio.client import Client
 
 from affordance import approve, deny
-from affordance.runtime.confirmation import PendingConfirmation
+from affordance.runtime.record.confirmation import PendingConfirmation
 from affordance_temporal import ConfirmationRefusedError, durable_worker, start_run
 from affordance_temporal.chat import answer_confirmations
 from affordance_temporal.testing import DevServer

@@ -29,7 +29,7 @@ from durable_app import (
 from temporalio.client import Client
 
 from affordance import PromptEvaluationError, PromptResponse, approve, deny
-from affordance.runtime.confirmation import PendingConfirmation
+from affordance.runtime.record.confirmation import PendingConfirmation
 from affordance.testing import comparable, comparable_calls
 from affordance_temporal import DurableRunHandle, RunOptions, durable_worker, start_run
 from affordance_temporal.testing import DevServer
@@ -306,7 +306,7 @@ def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:
     """The taskchat integration: a retried request rejoins its run; the answer finishes it."""
-    from affordance.runtime.messages import UserMessage
+    from affordance.runtime.model.messages import UserMessage
     from affordance_temporal.chat import answer_confirmations, chat_turn
 
     registry = make_registry(ledger)
@@ -337,7 +337,7 @@ def test_a_chat_turn_waits_for_confirmation_and_any_process_can_answer_it(
 
 
 def test_a_chat_runs_id_names_its_message_not_only_its_position() -> None:
-    from affordance.runtime.messages import UserMessage
+    from affordance.runtime.model.messages import UserMessage
     from affordance_temporal.chat import chat_workflow_id
 
     earlier = (UserMessage("hello"), UserMessage("save milk"))
@@ -354,7 +354,7 @@ def test_answers_to_a_run_that_ended_collect_how_it_ended(
 ) -> None:
     """An answer whose request gave up after sending it lets the run finish; answering again
     finds it ended and returns its response: the first answers stand."""
-    from affordance.runtime.messages import UserMessage
+    from affordance.runtime.model.messages import UserMessage
     from affordance_temporal.chat import answer_confirmations, chat_turn
 
     registry = make_registry(ledger)
@@ -386,7 +386,7 @@ def test_a_chat_turn_cancelled_while_starting_its_run_lets_the_start_finish(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:
     """So the caller, cancelled, can cancel the run it started: the run exists by then."""
-    from affordance.runtime.messages import UserMessage
+    from affordance.runtime.model.messages import UserMessage
     from affordance_temporal.chat import chat_turn, chat_workflow_id
 
     registry = make_registry(ledger)

@@ -12,7 +12,7 @@ from hosted_tools import ANSWER, CITED_SPANS, PROVIDERS, codec_items, load
 from loopback import grounding_support, utf8_offsets
 
 from affordance import HostedTool
-from affordance.testing.pytest_plugin import CodecContract
+from affordance_testing.codec_contract import CodecContract
 from affordance_web_search import (
     CONFIG_FIELDS,
     Citation,

@@ -11,7 +11,8 @@ from packaging.requirements import Requirement
 import affordance.plugins
 from affordance.plugins import PluginHost, PluginStatus
 from affordance.plugins.specs import HostedToolKindSpec
-from affordance.testing.pytest_plugin import PluginContract, modules_imported_by
+from affordance_testing.plugin_contract import PluginContract
+from affordance_testing.sdk_imports import modules_imported_by
 from affordance_web_search import WebSearchConfig, plugin
 from affordance_web_search.anthropic_messages import AnthropicWebSearchCodec
 from affordance_web_search.google_gemini import GoogleWebSearchCodec

@@ -10,7 +10,7 @@ import pytest
 from hosted_tools import ANSWER, CITED_SPANS, PROVIDERS, codec_items, load
 
 from affordance import MarkdownSection, PromptTemplate
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
 from affordance.testing import ScriptedAdapter
 from affordance_web_search import WebSearchResult, WebSearchSection
 

@@ -17,8 +17,8 @@ from affordance import (
     SectionVisibility,
     ToolExecutor,
 )
-from affordance.runtime.events import ToolCallDenied
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn
+from affordance.runtime.record.events import ToolCallDenied
 from affordance.testing import ScriptedAdapter
 from affordance_web_search import WebSearchSection, web_search_tool
 

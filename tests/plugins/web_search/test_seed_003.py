@@ -23,7 +23,7 @@ from hosted_tools.runs import PROVIDER_WIRES, available
 from loopback import JsonReply
 
 from affordance import EventBus, MarkdownSection, PromptResponse, PromptTemplate, Session
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.testing import ScriptedAdapter
 from affordance_web_search import UnsupportedWebSearchConfigError, WebSearchResult
 

@@ -1,7 +1,8 @@
-"""Everything a provider plugin builds on, in one import: the adapter base class, the
-normalized model a provider reads and writes (messages, requests, turns, stream deltas), the
-shared wire toolkit (clients, SSE, decoding, encoding, errors, retries, redaction) and the
-serializer roles.
+"""Everything a provider plugin builds on, in one import: the adapter base classes (and
+``WireAdapter``, an adapter as a wire format plus a transport), the normalized model a provider
+reads and writes (messages, requests, turns, stream deltas), the transports (``StainlessTransport``,
+``RetryingTransport``), the shared wire toolkit (clients, SSE, raw HTTP responses, decoding,
+encoding, errors, retries, redaction) and the serializer roles.
 
 A provider plugin imports core only through the facades — this one, ``affordance``,
 ``affordance.plugins``, ``affordance.tools``, ``affordance.prompt``, ``affordance.runtime``,
@@ -15,6 +16,7 @@ from affordance.adapters.clients import ClientPair
 from affordance.adapters.decoding import (
     StreamFailedError,
     UnusableResponseError,
+    UsageFields,
     adecode_stream,
     cut,
     decode_stream,
@@ -32,6 +34,15 @@ from affordance.adapters.errors import (
     transport_errors,
 )
 from affordance.adapters.hosted_request import HostedRequest
+from affordance.adapters.raw_http import (
+    achunks,
+    aclose_response,
+    chunks,
+    header_value,
+    is_transient_transport_error,
+    is_transport_error,
+    response_transport_errors,
+)
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resolution import IdentityCache, SerializerFactories
 from affordance.adapters.retry import (
@@ -44,8 +55,25 @@ from affordance.adapters.retry import (
     transient_status,
     with_retries,
 )
+from affordance.adapters.retrying import Exchange, RetryingTransport
+from affordance.adapters.schema_dialect import (
+    CONSTRAINT_PHRASES,
+    JSON_TYPES,
+    SCHEMA_ORDER,
+    SCHEMA_REASONS,
+    TYPED_KEYWORDS,
+    ConvertedSchema,
+    SchemaDialect,
+    is_primitive,
+    is_string_or_number,
+    property_path,
+    schema_prompt,
+)
+from affordance.adapters.schema_nulls import NullPlan, drop_introduced_nulls, drop_nulls_in_json
+from affordance.adapters.schema_rules import DialectRules, convert_schema
 from affordance.adapters.schema_walk import (
     SCHEMA_KEYWORDS,
+    SchemaCost,
     SchemaPath,
     SchemaRefusedError,
     SchemaRules,
@@ -53,13 +81,24 @@ from affordance.adapters.schema_walk import (
     copy_json,
     local_refs,
     recursive_ref,
+    schema_cost,
     schema_pointer,
     schema_types,
 )
 from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.adapters.stainless import JsonPost
 from affordance.adapters.transport import ProviderErrorMapper, StainlessTransport
-from affordance.runtime.deltas import (
+from affordance.adapters.wire import (
+    Prepared,
+    PreparedRequest,
+    RequestSettings,
+    Translate,
+    WireAdapter,
+    WireTransport,
+    check_model,
+)
+from affordance.runtime.model.connection import Model
+from affordance.runtime.model.deltas import (
     Delta,
     HostedActivity,
     ProviderItem,
@@ -70,16 +109,15 @@ from affordance.runtime.deltas import (
     ToolCallReady,
     TurnEnd,
 )
-from affordance.runtime.messages import (
+from affordance.runtime.model.messages import (
     AssistantMessage,
     Message,
     ToolCall,
     ToolResultMessage,
     UserMessage,
 )
-from affordance.runtime.model import Model
-from affordance.runtime.output import output_name, output_schema
-from affordance.runtime.serializers import (
+from affordance.runtime.model.output import output_name, output_schema
+from affordance.runtime.model.serializers import (
     Arguments,
     OutputFormat,
     OutputSerializer,
@@ -87,7 +125,7 @@ from affordance.runtime.serializers import (
     ToolResultSerializer,
     ToolSerializer,
 )
-from affordance.runtime.turn import (
+from affordance.runtime.model.turn import (
     NO_USAGE,
     PAUSED,
     TOOL_CHOICE_KEYWORDS,
@@ -98,16 +136,24 @@ from affordance.runtime.turn import (
 )
 
 __all__ = [
+    "CONSTRAINT_PHRASES",
+    "JSON_TYPES",
     "NO_REQUEST_RETRIES",
     "NO_USAGE",
     "PAUSED",
     "RETRIED_STATUSES",
     "SCHEMA_KEYWORDS",
+    "SCHEMA_ORDER",
+    "SCHEMA_REASONS",
     "TOOL_CHOICE_KEYWORDS",
+    "TYPED_KEYWORDS",
     "Arguments",
     "AssistantMessage",
     "ClientPair",
+    "ConvertedSchema",
     "Delta",
+    "DialectRules",
+    "Exchange",
     "HostedActivity",
     "HostedRequest",
     "IdentityCache",
@@ -115,14 +161,21 @@ __all__ = [
     "Message",
     "Model",
     "ModelRequest",
+    "NullPlan",
     "OutputFormat",
     "OutputSerializer",
+    "Prepared",
+    "PreparedRequest",
     "ProviderAdapter",
     "ProviderErrorMapper",
     "ProviderItem",
     "ProviderTurn",
     "RefusalPiece",
     "RequestRetryPolicy",
+    "RequestSettings",
+    "RetryingTransport",
+    "SchemaCost",
+    "SchemaDialect",
     "SchemaPath",
     "SchemaRefusedError",
     "SchemaRules",
@@ -142,31 +195,51 @@ __all__ = [
     "ToolResultSerializer",
     "ToolSerializer",
     "Transient",
+    "Translate",
     "TurnEnd",
     "UnusableResponseError",
     "Usage",
+    "UsageFields",
     "UserMessage",
+    "WireAdapter",
+    "WireTransport",
+    "achunks",
+    "aclose_response",
     "adecode_stream",
     "aread_events",
     "arguments_json",
     "arguments_text",
     "awith_retries",
     "bodies_withheld",
+    "check_model",
+    "chunks",
+    "convert_schema",
     "copy_json",
     "cut",
     "decode_stream",
     "decode_turn",
     "describe_error_body",
+    "drop_introduced_nulls",
+    "drop_nulls_in_json",
+    "header_value",
+    "is_primitive",
+    "is_string_or_number",
+    "is_transient_transport_error",
+    "is_transport_error",
     "local_refs",
     "malformed_response",
     "merge_extra_body",
     "output_name",
     "output_schema",
     "parse_json",
+    "property_path",
     "read_events",
     "recursive_ref",
+    "response_transport_errors",
     "retry_after_seconds",
+    "schema_cost",
     "schema_pointer",
+    "schema_prompt",
     "schema_types",
     "stainless_error",
     "status_error",

@@ -1,7 +1,7 @@
 """``ProviderAdapter``: what a provider plugin subclasses — the evaluate API, plus the plugin
 registry's serializers and hosted-tool codecs for its provider.
 
-A plugin implements :meth:`~affordance.runtime.evaluator.Evaluator.send` and ``asend`` (and,
+A plugin implements :meth:`~affordance.runtime.loop.evaluator.Evaluator.send` and ``asend`` (and,
 for streaming, ``send_stream``/``asend_stream``): build its wire body with :meth:`declaration`,
 :meth:`output_format`, :meth:`tool_result` and :meth:`hosted_declarations`, call its SDK, and
 read the answer with :func:`affordance.adapters.decoding.decode_turn`. The loop, tool execution,
@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from affordance.adapters.hosted_request import HostedRequest
 from affordance.adapters.resolution import Resolution, SerializerFactories
 from affordance.errors import AffordanceError, PromptEvaluationError
-from affordance.runtime.evaluator import Evaluator
-from affordance.runtime.messages import ToolCall, ToolResultMessage
-from affordance.runtime.serializers import OutputFormat, ToolDeclaration
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.loop.evaluator import Evaluator
+from affordance.runtime.model.messages import ToolCall, ToolResultMessage
+from affordance.runtime.model.serializers import OutputFormat, ToolDeclaration
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.tools.hosted import HostedTool, HostedToolCodec
 from affordance.tools.tool import Tool
 

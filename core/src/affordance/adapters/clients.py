@@ -52,6 +52,34 @@ class ClientPair(Generic[SyncT, AsyncT]):
         self.owned = self.from_environment or close_clients
         self._lock = threading.Lock()
 
+    @classmethod
+    def of(
+        cls,
+        client: object,
+        async_client: object,
+        *,
+        provider: str,
+        sync_type: type[SyncT],
+        async_type: type[AsyncT],
+        build_sync: Callable[[], SyncT] | None = None,
+        build_async: Callable[[], AsyncT] | None = None,
+        close_clients: bool = False,
+    ) -> ClientPair[SyncT, AsyncT]:
+        """The pair for SDK clients closed by their own ``close()`` (awaited on the async one),
+        built from the environment by calling their class unless ``build_*`` says otherwise."""
+        return cls(
+            client,
+            async_client,
+            provider=provider,
+            sync_type=sync_type,
+            async_type=async_type,
+            build_sync=build_sync or sync_type,
+            build_async=build_async or async_type,
+            close_sync=lambda sync: sync.close(),  # type: ignore[attr-defined]
+            close_async=lambda async_: async_.close(),  # type: ignore[attr-defined]
+            close_clients=close_clients,
+        )
+
     def sync_client(self) -> SyncT:
         """The sync client (built now if it comes from the environment)."""
         client = self._sync

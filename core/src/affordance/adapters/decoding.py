@@ -14,18 +14,20 @@ so a stream never ends in a raw transport exception, nor in a shorter answer.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from affordance._json import loads
 from affordance.adapters.sse import aclose_source
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.deltas import Delta, TurnEnd
-from affordance.runtime.turn import ProviderTurn
+from affordance.runtime.model.deltas import Delta, TurnEnd
+from affordance.runtime.model.turn import ProviderTurn, Usage
 
 __all__ = [
     "MAX_RAW_TEXT",
     "StreamFailedError",
     "UnusableResponseError",
+    "UsageFields",
     "adecode_stream",
     "cut",
     "decode_stream",
@@ -131,6 +133,40 @@ def token_count(value: Any, key: str | None = None) -> int:
     return value if type(value) is int else 0  # JSON integers only: not bool, not float
 
 
+@dataclass(frozen=True, slots=True)
+class UsageFields:
+    """Where a provider's usage object keeps each count of :class:`Usage`: per count, the
+    fields whose integers add up to it (``"details.cached_tokens"`` names one nested in an
+    object). A field that is missing, null or no integer counts 0 (:func:`token_count`)."""
+
+    input: tuple[str, ...]
+    output: tuple[str, ...]
+    cached: tuple[str, ...] = ()
+    reasoning: tuple[str, ...] = ()
+
+    def read(self, usage: Any) -> Usage:
+        """The counts of ``usage``; none at all when it is no object."""
+        if not isinstance(usage, dict):
+            return Usage()
+        return Usage(
+            input_tokens=_total(usage, self.input),
+            output_tokens=_total(usage, self.output),
+            cached_input_tokens=_total(usage, self.cached),
+            reasoning_tokens=_total(usage, self.reasoning),
+        )
+
+
+def _total(usage: dict[str, Any], fields: tuple[str, ...]) -> int:
+    total = 0
+    for field in fields:
+        *path, key = field.split(".")
+        value: Any = usage
+        for name in path:
+            value = value.get(name) if type(value) is dict else None
+        total += token_count(value, key)
+    return total
+
+
 class _StreamErrors:
     """Maps what can go wrong while a stream is read to one :class:`PromptEvaluationError`."""
 
@@ -202,16 +238,18 @@ def decode_stream(
     end: Callable[[], Iterable[Delta]] | None = None,
 ) -> Iterator[Delta]:
     """The deltas ``translate`` makes of each event, then those ``end()`` makes once the events
-    run out (a translator that closes the turn only then); what breaks on the way (a malformed
-    event, an error event, a transport error of ``transport_errors``, events that run out
-    before a ``TurnEnd``) as a ``PromptEvaluationError``. ``request_id`` may be a function,
-    called only for such an error (as in :func:`decode_turn`)."""
+    run out (a translator that closes the turn only then; by default its own ``end`` method,
+    if it has one); what breaks on the way (a malformed event, an error event, a transport
+    error of ``transport_errors``, events that run out before a ``TurnEnd``) as a
+    ``PromptEvaluationError``. ``request_id`` may be a function, called only for such an error
+    (as in :func:`decode_turn`)."""
     errors = _StreamErrors(provider, prompt_name, request_id, transport_errors)
     caught: tuple[type[BaseException], ...] = (
         UnusableResponseError,
         StreamFailedError,
         *transport_errors,
     )
+    end = end if end is not None else getattr(translate, "end", None)
     ended = False
     try:
         for event in events:
@@ -248,6 +286,7 @@ async def adecode_stream(
         StreamFailedError,
         *transport_errors,
     )
+    end = end if end is not None else getattr(translate, "end", None)
     ended = False
     try:
         async for event in events:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from affordance._json import loads
-from affordance.runtime.messages import ToolCall
+from affordance.runtime.model.messages import ToolCall
 
 __all__ = ["arguments_json", "arguments_text", "merge_extra_body"]
 

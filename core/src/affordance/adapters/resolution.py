@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from affordance.runtime.serializers import (
+from affordance.runtime.model.serializers import (
     OutputFormat,
     OutputSerializer,
     ToolDeclaration,

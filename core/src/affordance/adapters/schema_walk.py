@@ -2,7 +2,8 @@
 
 The traversal lives here once: which keywords hold subschemas, the local definitions a ``$ref``
 names, ``$ref`` cycles, the path of each subschema. What a provider's dialect needs is a
-:class:`SchemaRules` object: the walk hands it every subschema (``rewrite``), and the rules
+:class:`SchemaRules` object, usually core's rule kit (:mod:`.schema_rules`) reading the
+provider's ``SchemaDialect``: the walk hands it every subschema (``rewrite``), and the rules
 rebuild the node, asking the walk for its subschemas. Rules that cannot express a schema raise
 :class:`SchemaRefusedError` with the reason. The input schema is never modified.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 __all__ = [
     "SCHEMA_KEYWORDS",
+    "SchemaCost",
     "SchemaPath",
     "SchemaRefusedError",
     "SchemaRules",
@@ -22,12 +25,14 @@ __all__ = [
     "copy_json",
     "local_refs",
     "recursive_ref",
+    "schema_cost",
     "schema_pointer",
     "schema_types",
 ]
 
 SchemaPath = tuple[str | int, ...]
-"""Where a subschema sits: keywords, property and definition names, branch indexes."""
+"""Where a subschema sits: keywords, property and definition names, branch indexes; a path
+starting with ``"#"`` is a copy inlined at the root (a ``$ref`` beside other keywords there)."""
 
 _MAPS = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
 _LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
@@ -136,7 +141,7 @@ def schema_types(node: Mapping[str, Any]) -> tuple[str, ...]:
 
 def schema_pointer(path: SchemaPath) -> str:
     """``path`` as a JSON pointer fragment: ``#/properties/a/items``."""
-    return "/".join(("#", *map(str, path)))
+    return "/".join(("#", *map(str, path[1:] if path[:1] == ("#",) else path)))
 
 
 def local_refs(node: Any) -> set[str]:
@@ -186,3 +191,38 @@ def copy_json(value: Any) -> Any:
     if isinstance(value, list):
         return [copy_json(item) for item in value]
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaCost:
+    """What a schema spends of a provider's strict budget: its optional properties and its
+    properties that are unions (``anyOf`` or a type array)."""
+
+    optional: int = 0
+    unions: int = 0
+
+
+def schema_cost(schema: Mapping[str, Any]) -> SchemaCost:
+    """Optional and union properties of ``schema``, at every depth (definitions counted once)."""
+    optional = unions = 0
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        properties = node.get("properties")
+        if isinstance(properties, Mapping):
+            required = node.get("required")
+            required_names = set(required) if isinstance(required, list) else set()
+            optional += sum(1 for name in properties if name not in required_names)
+            unions += sum(
+                1
+                for value in properties.values()
+                if isinstance(value, Mapping)
+                and ("anyOf" in value or isinstance(value.get("type"), list))
+            )
+        stack.extend(value for value in node.values() if isinstance(value, (Mapping, list)))
+    return SchemaCost(optional, unions)

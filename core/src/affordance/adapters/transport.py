@@ -8,9 +8,9 @@ server-sent events, with :func:`decode_stream`, closing the response however the
 A provider plugin keeps only its wire format: the body it builds, how it parses a body
 (``parse``) and how it translates a stream's events (``translate``).
 
-A request with ``retries=False`` (:class:`~affordance.runtime.turn.ModelRequest`) is sent once:
-neither the SDK nor the core retries it, and a transient failure reaches the caller at once
-(a durable engine retrying with its own policy).
+A request with ``retries=False`` (:class:`~affordance.runtime.model.turn.ModelRequest`) is sent
+once: neither the SDK nor the core retries it, and a transient failure reaches the caller at
+once (a durable engine retrying with its own policy).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from affordance.adapters.clients import ClientPair
@@ -27,13 +28,13 @@ from affordance.adapters.decoding import (
     decode_turn,
     malformed_response,
 )
-from affordance.adapters.errors import transport_errors
+from affordance.adapters.errors import stainless_error, transport_errors
 from affordance.adapters.redaction import bodies_withheld
 from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.adapters.stainless import JsonPost
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.deltas import Delta
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.deltas import Delta
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 
 __all__ = ["ProviderErrorMapper", "StainlessTransport"]
 
@@ -66,6 +67,43 @@ class StainlessTransport(Generic[ErrorT]):
     provider_error: ProviderErrorMapper[ErrorT]
     provider: str
     request_id_header: str
+
+    @classmethod
+    def of(
+        cls,
+        sdk: ModuleType,
+        clients: ClientPair[Any, Any],
+        *,
+        path: str,
+        provider: str,
+        sdk_error: type[ErrorT],
+        request_id_header: str,
+        error_kinds: tuple[str, ...] = ("code", "type"),
+    ) -> StainlessTransport[ErrorT]:
+        """The transport posting to ``path`` through the Stainless SDK package ``sdk`` (passed by
+        the plugin: the core imports none): its ``DefaultHttpxClient``, ``APIStatusError`` and
+        ``APIConnectionError``; its errors worded by :func:`stainless_error`, whose
+        ``error_kinds`` are the error body's fields naming the error's kind."""
+        post = JsonPost(
+            path,
+            http_client_class=sdk.DefaultHttpxClient,
+            status_error=sdk.APIStatusError,
+            connection_error=sdk.APIConnectionError,
+        )
+
+        def provider_error(
+            error: ErrorT, *, prompt_name: str, max_retries: int | None
+        ) -> PromptEvaluationError:
+            return stainless_error(
+                sdk,
+                error,
+                provider=provider,
+                prompt_name=prompt_name,
+                max_retries=max_retries,
+                error_kinds=error_kinds,
+            )
+
+        return cls(post, clients, sdk_error, provider_error, provider, request_id_header)
 
     def send(
         self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]

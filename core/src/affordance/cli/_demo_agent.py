@@ -16,8 +16,8 @@ from affordance.errors import ToolError
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
-from affordance.runtime.messages import ToolResultMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.runtime.model.messages import ToolResultMessage
+from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.testing.scripted import ScriptedAdapter, text, tool_call, tool_calls
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool

@@ -7,18 +7,18 @@ import sys
 from typing import Any
 
 from affordance.cli._demo_agent import Owner, TaskBoard, build_adapter, build_prompt
-from affordance.runtime.confirmation import approve, deny
-from affordance.runtime.events import (
+from affordance.runtime.model.messages import UserMessage
+from affordance.runtime.record.confirmation import approve, deny
+from affordance.runtime.record.events import (
     ConfirmationRequested,
     EventBus,
     PromptRendered,
     ToolInvoked,
 )
-from affordance.runtime.messages import UserMessage
-from affordance.runtime.response import PromptResponse
-from affordance.runtime.session import Session
-from affordance.runtime.stream_events import TextDelta
-from affordance.runtime.streaming import EventStream
+from affordance.runtime.record.response import PromptResponse
+from affordance.runtime.record.session import Session
+from affordance.runtime.record.stream_events import TextDelta
+from affordance.runtime.record.streams import EventStream
 
 __all__ = ["add_arguments", "run"]
 

@@ -48,7 +48,7 @@ from affordance.plugins.specs import (
 )
 
 if TYPE_CHECKING:
-    from affordance.runtime.evaluator import Evaluator
+    from affordance.runtime.loop.evaluator import Evaluator
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -41,8 +41,8 @@ from affordance.plugins.requirements import unmet_reason
 from affordance.plugins.specs import SERIALIZER_ROLES, HostedToolKindSpec, ProviderSpec
 
 if TYPE_CHECKING:
-    from affordance.runtime.evaluator import Evaluator
-    from affordance.runtime.serializers import (
+    from affordance.runtime.loop.evaluator import Evaluator
+    from affordance.runtime.model.serializers import (
         OutputSerializer,
         ToolResultSerializer,
         ToolSerializer,

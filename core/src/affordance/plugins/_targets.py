@@ -19,7 +19,7 @@ from affordance.plugins.specs import HostedToolKindSpec
 
 if TYPE_CHECKING:
     from affordance.plugins._contributions import Contribution
-    from affordance.runtime.evaluator import Evaluator
+    from affordance.runtime.loop.evaluator import Evaluator
 
 __all__ = ["build_codec", "build_serializer", "import_adapter", "import_config", "import_output"]
 
@@ -70,7 +70,7 @@ def _check(contribution: Contribution, check: Callable[[], T]) -> T:
 
 def import_adapter(chosen: Contribution) -> type[Evaluator]:
     """A provider's adapter class, which must be an ``Evaluator`` subclass."""
-    from affordance.runtime.evaluator import Evaluator  # only when used
+    from affordance.runtime.loop.evaluator import Evaluator  # only when used
 
     adapter = _import(chosen)
     if not _check(chosen, lambda: isinstance(adapter, type) and issubclass(adapter, Evaluator)):

@@ -26,9 +26,9 @@ PLUGIN_API = 1
 """The version of this contract; a spec declaring another ``api`` is reported incompatible."""
 
 SERIALIZER_ROLES = ("tool", "tool_result", "output")
-"""The roles of the provider contract; each has its protocol in ``affordance.runtime.serializers``:
-``tool`` (``ToolSerializer``), ``tool_result`` (``ToolResultSerializer``), ``output``
-(``OutputSerializer``)."""
+"""The roles of the provider contract; each has its protocol in
+``affordance.runtime.model.serializers``: ``tool`` (``ToolSerializer``), ``tool_result``
+(``ToolResultSerializer``), ``output`` (``OutputSerializer``)."""
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 _PROVIDER = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")

@@ -76,10 +76,10 @@ _RUNTIME_NAMES = {"ToolContext", "ToolHandler"}
 def __getattr__(name: str) -> Any:
     if name not in _RUNTIME_NAMES:
         raise AttributeError(f"module 'affordance.prompt' has no attribute {name!r}")
-    value = getattr(importlib.import_module("affordance.runtime.context"), name)
+    value = getattr(importlib.import_module("affordance.runtime.calls.context"), name)
     globals()[name] = value
     return value
 
 
 if TYPE_CHECKING:
-    from affordance.runtime.context import ToolContext, ToolHandler
+    from affordance.runtime.calls.context import ToolContext, ToolHandler

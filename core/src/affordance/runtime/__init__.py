@@ -1,65 +1,142 @@
-"""The runtime: tool execution, the evaluation loop, events and sessions."""
+"""The runtime: tool execution, the evaluation loop, events and sessions.
+
+It is four rooms, each a package with its own facade, each importing only the rooms below it
+(an import-linter contract holds the order):
+
+- ``affordance.runtime.loop`` — the run: the sans-IO ``Evaluation``, its actions, the plain and
+  streaming drivers, and the ``Evaluator`` (the evaluate API);
+- ``affordance.runtime.calls`` — one tool call: ``ToolContext``, ``ToolExecutor``, retries,
+  timeouts and threads, the cache, the policy, the failed results the model reads;
+- ``affordance.runtime.record`` — what a run publishes and leaves: events, the ``Session``, the
+  ``PromptResponse``, confirmations, stream events, log context;
+- ``affordance.runtime.model`` — the model's side: ``Model``, requests and turns, the
+  transcript, stream deltas, serializer roles, structured output.
+
+This facade holds the names users, plugins and tests take from the runtime.
+"""
 
 from affordance.prompt.disclosure import DisclosureRequest
-from affordance.runtime.actions import Finished, RunCalls, SendRequest
-from affordance.runtime.cache import ResultCache
-from affordance.runtime.confirmation import (
+from affordance.runtime.calls import (
+    MAX_ARGUMENTS_SIZE,
+    AllowList,
+    CallOutcome,
+    PolicyDecision,
+    PreparedCall,
+    ResultCache,
+    Runner,
+    ToolContext,
+    ToolErrorInfo,
+    ToolExecutor,
+    ToolHandler,
+    ToolPolicy,
+)
+from affordance.runtime.loop import Evaluation, Evaluator, Finished, RunCalls, SendRequest
+from affordance.runtime.model import (
+    AssistantMessage,
+    Delta,
+    Message,
+    Model,
+    ModelRequest,
+    ProviderTurn,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    deltas_of,
+)
+from affordance.runtime.record import (
+    AsyncEventStream,
     Confirmation,
+    ConfirmationRequested,
+    ConfirmationRequired,
+    ConfirmationResolved,
+    EventBus,
+    EventStream,
+    HostedToolActivity,
+    HostedToolResult,
     PendingConfirmation,
+    PromptExecuted,
+    PromptRendered,
+    PromptResponse,
+    RefusalDelta,
+    RunFinished,
+    RunStarted,
+    Session,
+    StreamEvent,
+    TextDelta,
+    ToolCallArgumentsDelta,
+    ToolCallDenied,
+    ToolCallFinished,
+    ToolCallResult,
+    ToolCallStarted,
+    ToolInvoked,
+    TurnFinished,
     approve,
     declined_result,
     deny,
     is_declined,
+    log_context,
 )
-from affordance.runtime.context import ToolContext, ToolHandler
-from affordance.runtime.events import (
-    ConfirmationRequested,
-    ConfirmationResolved,
-    EventBus,
-    PromptExecuted,
-    PromptRendered,
-    ToolCallDenied,
-    ToolInvoked,
-)
-from affordance.runtime.executor import CallOutcome, PreparedCall, ToolExecutor
-from affordance.runtime.failures import ToolErrorInfo
-from affordance.runtime.loop import Evaluation
-from affordance.runtime.model import Model
-from affordance.runtime.policy import AllowList, PolicyDecision, ToolPolicy
-from affordance.runtime.response import PromptResponse, ToolCallResult
-from affordance.runtime.session import Session
 
 __all__ = [
+    "MAX_ARGUMENTS_SIZE",
     "AllowList",
+    "AssistantMessage",
+    "AsyncEventStream",
     "CallOutcome",
     "Confirmation",
     "ConfirmationRequested",
+    "ConfirmationRequired",
     "ConfirmationResolved",
+    "Delta",
     "DisclosureRequest",
     "Evaluation",
+    "Evaluator",
     "EventBus",
+    "EventStream",
     "Finished",
+    "HostedToolActivity",
+    "HostedToolResult",
+    "Message",
     "Model",
+    "ModelRequest",
     "PendingConfirmation",
     "PolicyDecision",
     "PreparedCall",
     "PromptExecuted",
     "PromptRendered",
     "PromptResponse",
+    "ProviderTurn",
+    "RefusalDelta",
     "ResultCache",
     "RunCalls",
+    "RunFinished",
+    "RunStarted",
+    "Runner",
     "SendRequest",
     "Session",
+    "StreamEvent",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallArgumentsDelta",
     "ToolCallDenied",
+    "ToolCallFinished",
     "ToolCallResult",
+    "ToolCallStarted",
     "ToolContext",
     "ToolErrorInfo",
     "ToolExecutor",
     "ToolHandler",
     "ToolInvoked",
     "ToolPolicy",
+    "ToolResultMessage",
+    "TurnFinished",
+    "Usage",
+    "UserMessage",
     "approve",
     "declined_result",
+    "deltas_of",
     "deny",
     "is_declined",
+    "log_context",
 ]

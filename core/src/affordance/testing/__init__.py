@@ -1,4 +1,9 @@
-"""Offline adapters and helpers for testing code built on affordance."""
+"""Offline adapters and helpers for testing code built on affordance.
+
+The contract suites every provider adapter, hosted-tool codec and plugin module passes, the
+fault matrix and the loopback fault server live in the ``affordance-testing`` distribution
+(``affordance_testing``), which builds on these and is never imported by core.
+"""
 
 from affordance.testing.clock import FakeClock
 from affordance.testing.compare import comparable, comparable_calls

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from affordance.runtime.response import PromptResponse, ToolCallResult
+from affordance.runtime import PromptResponse, ToolCallResult
 
 __all__ = ["comparable", "comparable_calls"]
 

@@ -13,12 +13,10 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from affordance.adapters.base import ProviderAdapter
-from affordance.runtime.deltas import Delta, deltas_of
-from affordance.runtime.executor import ToolExecutor
-from affordance.runtime.messages import ToolCall
-from affordance.runtime.turn import ModelRequest, ProviderTurn, Usage
-from affordance.tools.hosted import HostedToolCodec
+from affordance.adapters import Delta, ModelRequest, ProviderAdapter, ProviderTurn, ToolCall, Usage
+from affordance.runtime import ToolExecutor
+from affordance.runtime.model import deltas_of
+from affordance.tools import HostedToolCodec
 
 __all__ = ["Responder", "ScriptedAdapter", "Step", "text", "tool_call", "tool_calls"]
 

@@ -11,9 +11,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters.base import ProviderAdapter
-from affordance.runtime.messages import ToolCall, ToolResultMessage
-from affordance.runtime.turn import ModelRequest, ProviderTurn
+from affordance.adapters import (
+    ModelRequest,
+    ProviderAdapter,
+    ProviderTurn,
+    ToolCall,
+    ToolResultMessage,
+)
 
 __all__ = ["ToolSweepAdapter", "sample_from_schema"]
 

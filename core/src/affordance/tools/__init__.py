@@ -1,7 +1,7 @@
 """Tools: typed functions the model may call, their results and hosted tools.
 
 The context a handler receives (``ToolContext``, ``ToolHandler``) belongs to the runtime that
-builds it: ``affordance.runtime.context``.
+builds it: ``affordance.runtime.calls.context``.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -6,7 +6,9 @@ does not import the ``anthropic`` SDK (over a second to import); only using the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from affordance.plugins import lazy_exports
 
 __version__ = "0.1.0"
 __all__ = ["DEFAULT_MAX_TOKENS", "AnthropicAdapter", "__version__"]
@@ -16,18 +18,9 @@ DEFAULT_MAX_TOKENS = 8192
 model accepts it, and it is within the SDK's limits for a non-streamed request."""
 
 
-def __getattr__(name: str) -> Any:
-    if name == "AnthropicAdapter":
-        from affordance_anthropic.adapter import AnthropicAdapter
-
-        globals()[name] = AnthropicAdapter  # later lookups skip this function
-        return AnthropicAdapter
-    raise AttributeError(f"module 'affordance_anthropic' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return __all__
-
+__getattr__, __dir__ = lazy_exports(
+    __name__, {"AnthropicAdapter": "affordance_anthropic.adapter"}, __all__
+)
 
 if TYPE_CHECKING:
     from affordance_anthropic.adapter import AnthropicAdapter

@@ -19,8 +19,7 @@ from affordance.adapters import (
     ProviderTurn,
     ToolCall,
     UnusableResponseError,
-    Usage,
-    token_count,
+    UsageFields,
 )
 
 __all__ = ["FINISH_REASONS", "finish_reason", "parse_message", "refusal_of", "usage_of"]
@@ -104,16 +103,11 @@ def refusal_of(stop_reason: Any, details: Any) -> str | None:
     return explanation if isinstance(explanation, str) and explanation else None
 
 
-def usage_of(usage: Any) -> Usage:
-    """Input counts every input token: uncached, written to the cache and read from it."""
-    if not isinstance(usage, dict):
-        return Usage()
-    cached = token_count(usage, "cache_read_input_tokens")
-    return Usage(
-        input_tokens=token_count(usage, "input_tokens")
-        + token_count(usage, "cache_creation_input_tokens")
-        + cached,
-        output_tokens=token_count(usage, "output_tokens"),
-        cached_input_tokens=cached,
-        reasoning_tokens=token_count(usage.get("output_tokens_details"), "thinking_tokens"),
-    )
+usage_of = UsageFields(
+    input=("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"),
+    output=("output_tokens",),
+    cached=("cache_read_input_tokens",),
+    reasoning=("output_tokens_details.thinking_tokens",),
+).read
+"""A message's usage. Input counts every input token: uncached, written to the cache and read
+from it."""

@@ -10,19 +10,22 @@ blocks unchanged (text with citations, thinking with signatures, tool and server
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
     AssistantMessage,
     IdentityCache,
     ModelRequest,
+    RequestSettings,
+    SchemaCost,
     ToolResultMessage,
     UserMessage,
     arguments_json,
     merge_extra_body,
+    schema_cost,
 )
-from affordance_anthropic._schema import StrictSchemaCost, strict_schema_cost
+from affordance.adapters import PreparedRequest as WirePreparedRequest
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -30,7 +33,6 @@ if TYPE_CHECKING:
 __all__ = [
     "STRICT_BUDGET",
     "PreparedRequest",
-    "RequestSettings",
     "StrictBudget",
     "build_body",
     "is_content_block",
@@ -72,17 +74,7 @@ STRICT_BUDGET = StrictBudget()
 
 
 @dataclass(frozen=True, slots=True)
-class RequestSettings:
-    """The adapter's Anthropic-only options, as every request sends them."""
-
-    model: str
-    max_tokens: int
-    temperature: float | None = None
-    extra_body: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedRequest:
+class PreparedRequest(WirePreparedRequest):
     """A request body, and whether hosted tools were declared (their blocks go to the codecs).
 
     ``continued`` holds the blocks of the paused turn this request continues (the transcript's
@@ -90,8 +82,6 @@ class PreparedRequest:
     them together with the answer's own blocks.
     """
 
-    body: dict[str, Any]
-    hosted: bool
     continued: tuple[Mapping[str, Any], ...] = ()
 
 
@@ -188,15 +178,15 @@ def within_strict_budget(
     return kept
 
 
-_COSTS: IdentityCache[Mapping[str, Any], StrictSchemaCost] = IdentityCache()
-_NO_COST = StrictSchemaCost(0, 0)
+_COSTS: IdentityCache[Mapping[str, Any], SchemaCost] = IdentityCache()
+_NO_COST = SchemaCost(0, 0)
 
 
-def _cost_of(schema: Mapping[str, Any]) -> StrictSchemaCost:
+def _cost_of(schema: Mapping[str, Any]) -> SchemaCost:
     """A declaration's strict cost, counted once per schema: declarations are built once per
     tool and reused by every request."""
     cost = _COSTS.get(schema)
-    return cost if cost is not None else _COSTS.put(schema, strict_schema_cost(schema))
+    return cost if cost is not None else _COSTS.put(schema, schema_cost(schema))
 
 
 # -- the transcript ----------------------------------------------------------------------------

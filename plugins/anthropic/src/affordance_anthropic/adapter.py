@@ -13,26 +13,26 @@ models we would only dump again (``specs/adapters/anthropic.md`` has the measure
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
 import anthropic
 
 from affordance.adapters import (
     ClientPair,
-    Delta,
-    JsonPost,
     ModelRequest,
-    ProviderAdapter,
     ProviderTurn,
+    RequestSettings,
     SerializerFactories,
     StainlessTransport,
+    Translate,
+    WireAdapter,
+    check_model,
     withhold_bodies,
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
-from affordance_anthropic._errors import PROVIDER, provider_error
 from affordance_anthropic._reply import parse_message
-from affordance_anthropic._request import PreparedRequest, RequestSettings, build_body
+from affordance_anthropic._request import PreparedRequest, build_body
 from affordance_anthropic._stream import StreamTranslator
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
@@ -42,18 +42,19 @@ from affordance_anthropic.serializers import (
 
 __all__ = ["AnthropicAdapter"]
 
-_REQUEST_ID = "request-id"
-
 withhold_bodies("anthropic._base_client")  # it logs each request's body at DEBUG
 
 
-class AnthropicAdapter(ProviderAdapter):
+class AnthropicAdapter(WireAdapter[PreparedRequest]):
     """Anthropic through the official ``anthropic`` SDK.
 
     ``client`` is a ready ``anthropic.Anthropic`` or ``anthropic.AsyncAnthropic``
     (``async_client`` adds the other kind), so callers control keys, base URL, proxies, timeouts
-    and ``max_retries``: the SDK retries as the client says, and under an evaluation deadline
-    the client's ``max_retries`` are spent by the core instead, none past the deadline
+    and ``max_retries``: the SDK retries as the client says (408, 409, 429 honouring
+    ``retry-after-ms`` / ``retry-after``, 5xx and 529 overloaded, timeouts, connection errors;
+    ``x-should-retry`` overrides), so an error reaching the adapter is final, and a stream that
+    has begun is never retried by anyone; under an evaluation deadline the client's
+    ``max_retries`` are spent by the core instead, none past the deadline
     (:mod:`affordance.adapters.stainless`). With no client at all, each kind
     is built once from the environment (``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``) on first
     use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you
@@ -72,7 +73,7 @@ class AnthropicAdapter(ProviderAdapter):
     :class:`~affordance.adapters.ProviderAdapter`.
     """
 
-    name: ClassVar[str] = PROVIDER
+    name: ClassVar[str] = "anthropic"
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": AnthropicToolSerializer,
         "tool_result": AnthropicToolResultSerializer,
@@ -92,91 +93,45 @@ class AnthropicAdapter(ProviderAdapter):
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        if not model:
-            raise ValueError(f"model must be a non-empty string, got {model!r}")
+        self.model = check_model(model)
         if isinstance(max_tokens, bool) or max_tokens < 1:
             raise ValueError(f"max_tokens must be a positive integer, got {max_tokens!r}")
-        self.clients = ClientPair(
+        self.max_tokens = max_tokens
+        self.clients = ClientPair.of(
             client,
             async_client,
-            provider=PROVIDER,
+            provider=self.name,
             sync_type=anthropic.Anthropic,
             async_type=anthropic.AsyncAnthropic,
             build_sync=lambda: _with_credentials(anthropic.Anthropic()),
             build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
-            close_sync=anthropic.Anthropic.close,
-            close_async=anthropic.AsyncAnthropic.close,
             close_clients=close_clients,
         )
-        self.settings = RequestSettings(
-            model=model,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            extra_body=dict(extra_body or {}),
-        )
-        post = JsonPost(
-            "/v1/messages",
-            http_client_class=anthropic.DefaultHttpxClient,
-            status_error=anthropic.APIStatusError,
-            connection_error=anthropic.APIConnectionError,
-        )
-        self._transport = StainlessTransport(
-            post,
+        self.settings = RequestSettings(model, max_tokens, temperature, dict(extra_body or {}))
+        self.transport = StainlessTransport.of(
+            anthropic,
             self.clients,
+            path="/v1/messages",
+            provider=self.name,
             sdk_error=anthropic.AnthropicError,
-            provider_error=provider_error,
-            provider=PROVIDER,
-            request_id_header=_REQUEST_ID,
+            request_id_header="request-id",
+            error_kinds=("type",),
         )
 
-    @property
-    def model(self) -> str:
-        return self.settings.model
+    # -- the wire format ---------------------------------------------------------------------
 
-    @property
-    def max_tokens(self) -> int:
-        return self.settings.max_tokens
-
-    # -- ProviderAdapter ---------------------------------------------------------------------
-
-    def send(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        return self._transport.send(prepared.body, request, _parser(prepared))
-
-    async def asend(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        return await self._transport.asend(prepared.body, request, _parser(prepared))
-
-    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
-        prepared = self._prepare(request, stream=True)
-        return self._transport.send_stream(prepared.body, request, _translator(prepared))
-
-    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        prepared = self._prepare(request, stream=True)
-        return self._transport.asend_stream(prepared.body, request, _translator(prepared))
-
-    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
-        return self._prepare(request).body
-
-    # -- translation -------------------------------------------------------------------------
-
-    def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
         prepared = build_body(self, request, self.settings)
         if stream:
             prepared.body["stream"] = True
         return prepared
 
-    # -- clients -----------------------------------------------------------------------------
+    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
+        return parse_message(data, prepared.hosted, prepared.continued)
 
-    def close(self) -> None:
-        """Close the sync client if this adapter owns it (built it from the environment, or was
-        given it with ``close_clients=True``)."""
-        self.clients.close()
-
-    async def aclose(self) -> None:
-        """Close the async client if this adapter owns it; on the loop that used it."""
-        await self.clients.aclose()
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        return StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
 
 
 ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)
@@ -191,11 +146,3 @@ def _with_credentials(client: ClientT) -> ClientT:
             "or pass client=anthropic.Anthropic(...)"
         )
     return client
-
-
-def _parser(prepared: PreparedRequest) -> Callable[[Any], ProviderTurn]:
-    return lambda data: parse_message(data, prepared.hosted, prepared.continued)
-
-
-def _translator(prepared: PreparedRequest) -> StreamTranslator:
-    return StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)

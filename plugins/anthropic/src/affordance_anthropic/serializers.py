@@ -7,29 +7,29 @@
   ``{type: tool_result, tool_use_id, content}``, plus ``is_error: true`` for a failed call.
 - ``output``: what the request body gains for structured output — ``{"output_config": {"format":
   {"type": "json_schema", "schema": ...}}}`` when the schema fits the strict subset (JSON outputs
-  are always strict), else ``{"system": "<instructions carrying the schema>"}``, appended to the
-  system prompt: the documented fallback for a schema the grammar cannot express. The core
-  validates the answer against the schema either way.
+  are always strict), else ``{"system": "<instructions carrying the schema>"}`` (core's
+  ``schema_prompt``), appended to the system prompt: the documented fallback for a schema the
+  grammar cannot express. The core validates the answer against the schema either way.
 
 Pure dict transforms: importing this module imports no SDK.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.adapters import (
+    OutputFormat,
+    ToolDeclaration,
+    ToolResultMessage,
+    convert_schema,
+    schema_prompt,
+)
 from affordance.tools import Tool
-from affordance_anthropic._schema import strict_schema
+from affordance_anthropic._schema import STRICT
 
-__all__ = [
-    "AnthropicOutputSerializer",
-    "AnthropicToolResultSerializer",
-    "AnthropicToolSerializer",
-    "output_instructions",
-]
+__all__ = ["AnthropicOutputSerializer", "AnthropicToolResultSerializer", "AnthropicToolSerializer"]
 
 
 class AnthropicToolSerializer:
@@ -43,19 +43,15 @@ class AnthropicToolSerializer:
 
     def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
         schema = tool.parameters_schema()
+        wire: dict[str, Any] = {"name": tool.name, "description": tool.description}
         if not self.strict:
-            wire = {"name": tool.name, "description": tool.description, "input_schema": schema}
+            wire["input_schema"] = schema
             return ToolDeclaration(wire, note="strict mode is off for this serializer")
-        converted = strict_schema(schema)
-        declared: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "input_schema": converted.schema,
-        }
+        converted = convert_schema(schema, STRICT)
+        wire["input_schema"] = converted.schema
         if converted.strict:
-            declared["strict"] = True
-        note = None if converted.reason is None else f"not strict: {converted.reason}"
-        return ToolDeclaration(declared, note=note)
+            wire["strict"] = True
+        return ToolDeclaration(wire, note=converted.reason and f"not strict: {converted.reason}")
 
 
 class AnthropicToolResultSerializer:
@@ -81,17 +77,8 @@ class AnthropicOutputSerializer:
 
     def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
         if self.native:
-            converted = strict_schema(schema)
+            converted = convert_schema(schema, STRICT)
             if converted.strict:
                 json_format = {"type": "json_schema", "schema": converted.schema}
                 return OutputFormat({"output_config": {"format": json_format}})
-        return OutputFormat({"system": output_instructions(schema, name)})
-
-
-def output_instructions(schema: Mapping[str, Any], name: str) -> str:
-    """The system-prompt text asking for ``name`` as JSON matching ``schema``."""
-    text = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
-    return (
-        f"Give your final answer ({name}) as a single JSON value matching this JSON Schema, "
-        f"with no other text before or after it:\n{text}"
-    )
+        return OutputFormat({"system": schema_prompt(schema, name)})

@@ -7,26 +7,18 @@ not import the ``google-genai`` SDK (about a second to import); only using the a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from affordance.adapters import NO_REQUEST_RETRIES, RequestRetryPolicy
+from affordance.plugins import lazy_exports
 
 __version__ = "0.1.0"
 __all__ = ["NO_REQUEST_RETRIES", "GoogleAdapter", "RequestRetryPolicy", "__version__"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "GoogleAdapter":
-        from affordance_google.adapter import GoogleAdapter
-
-        globals()[name] = GoogleAdapter  # later lookups skip this function
-        return GoogleAdapter
-    raise AttributeError(f"module 'affordance_google' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return __all__
-
+__getattr__, __dir__ = lazy_exports(
+    __name__, {"GoogleAdapter": "affordance_google.adapter"}, __all__
+)
 
 if TYPE_CHECKING:
     from affordance_google.adapter import GoogleAdapter

@@ -4,98 +4,36 @@ left of one once the budget is spent — a ``PromptEvaluationError``.
 ``google-genai`` retries nothing unless its client has ``retry_options``, ignores
 ``Retry-After`` even then, and lets timeouts and connection errors through as the raw
 exceptions of its HTTP library (``httpx2`` for 3.x, ``httpx`` before, ``aiohttp`` when it is
-the async transport). So the adapter owns retries (with :mod:`affordance.adapters.retry`):
-an ``APIError`` with status 408, 429, 500, 502, 503 or 504, a timeout, a refused or reset
+the async transport). So the adapter owns retries (with :mod:`affordance.adapters.retrying`,
+which tells those libraries' failures apart with :mod:`affordance.adapters.raw_http`): an
+``APIError`` with status 408, 429, 500, 502, 503 or 504, a timeout, a refused or reset
 connection. A 429's wait comes from its ``Retry-After`` header, or else from the
 ``google.rpc.RetryInfo`` detail the API puts in the body (``"retryDelay": "26s"``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import importlib
 from typing import Any
 
 from google.genai import errors
 
-from affordance.adapters import Transient, cut, retry_after_seconds
+from affordance.adapters import (
+    Transient,
+    cut,
+    header_value,
+    is_transient_transport_error,
+    is_transport_error,
+    retry_after_seconds,
+)
 from affordance.errors import PromptEvaluationError
 
-__all__ = [
-    "PROVIDER",
-    "TRANSIENT_STATUSES",
-    "classify",
-    "provider_error",
-    "request_id_of",
-    "transport_errors",
-]
-
-PROVIDER = "google"
+__all__ = ["REQUEST_ID_HEADERS", "TRANSIENT_STATUSES", "classify", "provider_error"]
 
 TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """Statuses worth another attempt: the ones ``google-genai``'s own retry options use."""
 
-_REQUEST_ID_HEADERS = ("x-request-id", "x-goog-request-id")
-
-
-@functools.cache
-def _transport_module_errors(module_name: str) -> tuple[type[BaseException], ...]:
-    """``(TransportError, TimeoutException, NetworkError, RemoteProtocolError)`` of an httpx-like
-    module: the base class and the subclasses worth retrying."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:  # pragma: no cover - the SDK's transport is always importable
-        return ()
-    names = ("TransportError", "TimeoutException", "NetworkError", "RemoteProtocolError")
-    found = tuple(getattr(module, name, None) for name in names)
-    return tuple(kind for kind in found if isinstance(kind, type))
-
-
-def transport_errors(response: object) -> tuple[type[BaseException], ...]:
-    """The exceptions reading ``response`` (the SDK's raw HTTP response) raises when the
-    transport fails: ``TransportError`` of ``httpx2`` or ``httpx``, ``RequestException`` of
-    ``requests`` (Vertex AI with Google auth), ``ClientError`` of ``aiohttp`` (the SDK's async
-    transport when installed) and its timeouts."""
-    module = type(response).__module__.split(".")[0]
-    if module in ("httpx", "httpx2"):
-        return _transport_module_errors(module)[:1]
-    if module == "requests":
-        requests = importlib.import_module("requests")
-        return (requests.RequestException,)
-    if module == "aiohttp":
-        aiohttp = importlib.import_module("aiohttp")
-        return (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError)
-    return ()
-
-
-def _is_transient_transport(error: BaseException) -> bool:
-    module = type(error).__module__.split(".")[0]
-    if module in ("httpx", "httpx2"):
-        retried = _transport_module_errors(module)[1:]
-        return isinstance(error, retried)
-    if module == "requests":
-        exceptions = importlib.import_module("requests.exceptions")
-        return isinstance(
-            error, (exceptions.ConnectionError, exceptions.Timeout, exceptions.ChunkedEncodingError)
-        )
-    if module == "aiohttp":
-        return type(error).__name__ in (
-            "ClientConnectorError",
-            "ClientOSError",
-            "ServerDisconnectedError",
-            "ServerTimeoutError",
-            "ConnectionTimeoutError",
-            "SocketTimeoutError",
-        )
-    return isinstance(error, (TimeoutError, asyncio.TimeoutError, ConnectionError))
-
-
-def _is_transport(error: BaseException) -> bool:
-    module = type(error).__module__.split(".")[0]
-    if module in ("httpx", "httpx2", "aiohttp", "requests"):
-        return True
-    return isinstance(error, (OSError, TimeoutError))
+REQUEST_ID_HEADERS = ("x-request-id", "x-goog-request-id")
+"""Where a response may carry a request id (Google rarely sends one)."""
 
 
 def classify(error: Exception) -> Transient | None:
@@ -104,7 +42,7 @@ def classify(error: Exception) -> Transient | None:
         if error.code not in TRANSIENT_STATUSES:
             return None
         return Transient(f"HTTP {error.code} {error.status}", _retry_after(error))
-    if _is_transient_transport(error):
+    if is_transient_transport_error(error):
         return Transient(type(error).__name__)
     return None
 
@@ -134,17 +72,6 @@ def _retry_info_delay(details: Any) -> float | None:
     return None
 
 
-def request_id_of(headers: Any) -> str | None:
-    """The request id a response's headers carry, if any (Google rarely sends one)."""
-    if headers is None:
-        return None
-    for name in _REQUEST_ID_HEADERS:
-        value = headers.get(name)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
 def provider_error(error: Exception, attempts: int, *, prompt_name: str) -> PromptEvaluationError:
     """The evaluation error for what is left of a failure after ``attempts`` attempts."""
     tried = f" after {attempts} attempts" if attempts > 1 else ""
@@ -154,23 +81,23 @@ def provider_error(error: Exception, attempts: int, *, prompt_name: str) -> Prom
         return PromptEvaluationError(
             f"google answered HTTP {error.code}{tried}: {_describe(error)}",
             prompt_name=prompt_name,
-            provider=PROVIDER,
+            provider="google",
             status=error.code,
-            request_id=request_id_of(headers),
+            request_id=header_value(headers, REQUEST_ID_HEADERS),
             raw_text=cut(_body_text(error)),
             transient=classify(error) is not None,
         )
-    if _is_transport(error):
+    if is_transport_error(error):
         message = f"the google request failed{tried}: {type(error).__name__}: {error}"
         return PromptEvaluationError(
             message,
             prompt_name=prompt_name,
-            provider=PROVIDER,
+            provider="google",
             transient=classify(error) is not None,
         )
     # configuration: no API key, a bad base URL, an SDK refusing the request
     message = f"the google client could not send the request: {type(error).__name__}: {error}"
-    return PromptEvaluationError(message, prompt_name=prompt_name, provider=PROVIDER)
+    return PromptEvaluationError(message, prompt_name=prompt_name, provider="google")
 
 
 def _describe(error: errors.APIError) -> str:

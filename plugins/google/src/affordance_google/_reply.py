@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters import ProviderTurn, ToolCall, UnusableResponseError, Usage, token_count
+from affordance.adapters import ProviderTurn, ToolCall, UnusableResponseError, UsageFields
 
 if TYPE_CHECKING:
     from affordance_google._request import PreparedRequest
@@ -60,19 +60,14 @@ def wire_id(call: Mapping[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def usage_of(usage: Any) -> Usage:
-    """``usageMetadata``: input counts the prompt and the tool-use prompt (cached tokens
-    included), output the candidates and the thoughts."""
-    if not isinstance(usage, dict):
-        return Usage()
-    thoughts = token_count(usage, "thoughtsTokenCount")
-    return Usage(
-        input_tokens=token_count(usage, "promptTokenCount")
-        + token_count(usage, "toolUsePromptTokenCount"),
-        output_tokens=token_count(usage, "candidatesTokenCount") + thoughts,
-        cached_input_tokens=token_count(usage, "cachedContentTokenCount"),
-        reasoning_tokens=thoughts,
-    )
+usage_of = UsageFields(
+    input=("promptTokenCount", "toolUsePromptTokenCount"),
+    output=("candidatesTokenCount", "thoughtsTokenCount"),
+    cached=("cachedContentTokenCount",),
+    reasoning=("thoughtsTokenCount",),
+).read
+"""``usageMetadata``: input counts the prompt and the tool-use prompt (cached tokens
+included), output the candidates and the thoughts."""
 
 
 def finish_of(reason: Any, has_calls: bool, message: Any) -> tuple[str, str | None]:

@@ -10,12 +10,13 @@ the model's call did.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
+    RequestSettings,
     ToolResultMessage,
     UserMessage,
     arguments_json,
@@ -27,7 +28,7 @@ from affordance_google.serializers import wire_name
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
-__all__ = ["PreparedRequest", "RequestSettings", "build_body"]
+__all__ = ["PreparedRequest", "build_body"]
 
 _BUILT_FIELDS = frozenset(
     {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
@@ -51,15 +52,6 @@ _PART_KEYS = frozenset(
         "videoMetadata",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class RequestSettings:
-    """The adapter's Google-only options, as every request sends them."""
-
-    max_output_tokens: int | None = None
-    temperature: float | None = None
-    extra_body: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +99,8 @@ def build_body(
     if request.output_schema is not None:
         formatted = adapter.output_format(request.output_schema, request.output_name)
         generation.update(formatted.wire)
-    if settings.max_output_tokens is not None:
-        generation["maxOutputTokens"] = settings.max_output_tokens
+    if settings.max_tokens is not None:
+        generation["maxOutputTokens"] = settings.max_tokens
     if settings.temperature is not None:
         generation["temperature"] = settings.temperature
     if generation:

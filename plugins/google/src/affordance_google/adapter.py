@@ -17,19 +17,17 @@ methods used (``request``, ``async_request``, ``_build_request``, ``_request``,
 ``_async_request``) are private but unchanged from the SDK floor to the latest release; the
 test matrix runs both.
 
-Retries are this adapter's (:mod:`affordance.adapters.retry`, :mod:`._errors`): the SDK
+Retries are this adapter's (:mod:`affordance.adapters.retrying`, :mod:`._errors`): the SDK
 retries nothing by default and ignores ``Retry-After``; each request asks the SDK for a
 single attempt, so the budget is never multiplied.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import os
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from functools import partial
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from google import genai
@@ -37,33 +35,22 @@ from google.genai import _transformers, types
 from google.genai.client import AsyncClient
 
 from affordance.adapters import (
-    NO_REQUEST_RETRIES,
     ClientPair,
-    Delta,
     ModelRequest,
-    ProviderAdapter,
     ProviderTurn,
     RequestRetryPolicy,
+    RequestSettings,
+    RetryingTransport,
     SerializerFactories,
-    adecode_stream,
-    aread_events,
-    awith_retries,
-    decode_stream,
-    decode_turn,
-    read_events,
-    with_retries,
+    Translate,
+    WireAdapter,
+    check_model,
 )
 from affordance.clock import Clock
 from affordance.tools import Tool
-from affordance_google._errors import (
-    PROVIDER,
-    classify,
-    provider_error,
-    request_id_of,
-    transport_errors,
-)
+from affordance_google._errors import REQUEST_ID_HEADERS, classify, provider_error
 from affordance_google._reply import parse_body
-from affordance_google._request import PreparedRequest, RequestSettings, build_body
+from affordance_google._request import PreparedRequest, build_body
 from affordance_google._stream import StreamTranslation
 from affordance_google.serializers import (
     GoogleOutputSerializer,
@@ -116,14 +103,58 @@ class _Route:
             return types.HttpOptions(timeout=timeout)
         return self.base_options.model_copy(update={"timeout": timeout})
 
-    def body(self, prepared: PreparedRequest) -> dict[str, Any]:
+    def body(self, body: dict[str, Any]) -> dict[str, Any]:
         """The body to hand over: the SDK merges a client-level ``extra_body`` into it in place,
         so it gets a copy then (our declarations are shared between requests)."""
         extra = getattr(self.api._http_options, "extra_body", None)
-        return copy.deepcopy(prepared.body) if extra else dict(prepared.body)
+        return copy.deepcopy(body) if extra else dict(body)
 
 
-class GoogleAdapter(ProviderAdapter):
+class _Exchange:
+    """One attempt through the SDK's own HTTP layer (the :class:`RetryingTransport`'s
+    ``Exchange``), on the route of the client's api client."""
+
+    __slots__ = ("_routes", "api_version", "model")
+
+    def __init__(self, model: str, api_version: str | None) -> None:
+        self.model = model
+        self.api_version = api_version
+        self._routes: dict[int, _Route] = {}
+
+    def attempt(
+        self, client: Any, body: Any, request: ModelRequest, *, stream: bool
+    ) -> Callable[[], Any]:
+        route = self._route(client)
+        api, sent, options = route.api, route.body(body), route.options(request)
+        asynchronous = isinstance(client, AsyncClient)
+        if not stream:
+            send = api.async_request if asynchronous else api.request
+            return lambda: send("post", route.path, sent, options)
+        send = api._async_request if asynchronous else api._request
+        return lambda: send(
+            api._build_request("post", route.stream_path, sent, options), options, stream=True
+        )
+
+    def content(self, answer: Any) -> bytes:
+        body = answer.body
+        return body.encode() if isinstance(body, str) else bytes(body or b"")
+
+    def headers(self, answer: Any) -> Any:
+        return answer.headers
+
+    def raw_response(self, answer: Any) -> Any:
+        return answer.response_stream
+
+    def _route(self, client: genai.Client | AsyncClient) -> _Route:
+        api = client._api_client
+        route = self._routes.get(id(api))
+        if route is None or route.api is not api:
+            route = _Route(api, self.model, self.api_version)
+            self._routes[id(api)] = route
+        return route
+
+
+class GoogleAdapter(WireAdapter[PreparedRequest]):
     """Gemini through the official ``google-genai`` SDK.
 
     ``client`` is a ready ``google.genai.Client`` (its ``.aio`` serves ``aevaluate`` and
@@ -144,7 +175,7 @@ class GoogleAdapter(ProviderAdapter):
     (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``).
     """
 
-    name: ClassVar[str] = PROVIDER
+    name: ClassVar[str] = "google"
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": GoogleToolSerializer,
         "tool_result": GoogleToolResultSerializer,
@@ -167,8 +198,7 @@ class GoogleAdapter(ProviderAdapter):
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        if not model:
-            raise ValueError(f"model must be a non-empty string, got {model!r}")
+        self.model = check_model(model)
         if max_output_tokens is not None and max_output_tokens < 1:
             raise ValueError(f"max_output_tokens must be positive, got {max_output_tokens}")
         if isinstance(client, genai.Client) and async_client is None:
@@ -178,7 +208,7 @@ class GoogleAdapter(ProviderAdapter):
         self.clients = ClientPair(
             client,
             async_client,
-            provider=PROVIDER,
+            provider=self.name,
             sync_type=genai.Client,
             async_type=AsyncClient,
             build_sync=self._client_from_environment,
@@ -187,132 +217,39 @@ class GoogleAdapter(ProviderAdapter):
             close_async=AsyncClient.aclose,
             close_clients=close_clients,
         )
-        self.model = model
         self.api_version = api_version
         self.retry = retry if retry is not None else RequestRetryPolicy()
         self.clock: Clock = clock if clock is not None else self.executor.clock
         self.settings = RequestSettings(
-            max_output_tokens=max_output_tokens,
-            temperature=temperature,
-            extra_body=dict(extra_body or {}),
+            model, max_output_tokens, temperature, dict(extra_body or {})
         )
-        self._routes: dict[int, _Route] = {}
-
-    # -- ProviderAdapter ---------------------------------------------------------------------
-
-    def send(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        route = self._route(self.clients.sync_client())
-        body, options = route.body(prepared), route.options(request)
-        response = with_retries(
-            lambda: route.api.request("post", route.path, body, options),
-            **self._retrying(request),
+        self.transport = RetryingTransport(
+            _Exchange(model, api_version),
+            self.clients,
+            provider=self.name,
+            classify=classify,
+            give_up=provider_error,
+            policy=self.retry,
+            clock=self.clock,
+            request_id_headers=REQUEST_ID_HEADERS,
         )
-        return self._turn(response, prepared, request.prompt_name)
-
-    async def asend(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        route = self._route(self.clients.async_client())
-        body, options = route.body(prepared), route.options(request)
-        response = await awith_retries(
-            lambda: route.api.async_request("post", route.path, body, options),
-            **self._retrying(request),
-        )
-        return self._turn(response, prepared, request.prompt_name)
-
-    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
-        prepared = self._prepare(request)
-        route = self._route(self.clients.sync_client())
-        api, options, body = route.api, route.options(request), route.body(prepared)
-        opened = with_retries(
-            lambda: api._request(
-                api._build_request("post", route.stream_path, body, options), options, stream=True
-            ),
-            **self._retrying(request),
-        )
-        raw = opened.response_stream
-        translation = StreamTranslation(prepared)
-        try:
-            yield from decode_stream(
-                read_events(_chunks(raw)),
-                translation,
-                end=translation.end,
-                provider=PROVIDER,
-                prompt_name=request.prompt_name,
-                request_id=request_id_of(opened.headers),
-                transport_errors=transport_errors(raw),
-            )
-        finally:
-            raw.close()
-
-    async def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        prepared = self._prepare(request)
-        route = self._route(self.clients.async_client())
-        api, options, body = route.api, route.options(request), route.body(prepared)
-        opened = await awith_retries(
-            lambda: api._async_request(
-                api._build_request("post", route.stream_path, body, options), options, stream=True
-            ),
-            **self._retrying(request),
-        )
-        raw = opened.response_stream
-        translation = StreamTranslation(prepared)
-        try:
-            deltas = adecode_stream(
-                aread_events(_achunks(raw)),
-                translation,
-                end=translation.end,
-                provider=PROVIDER,
-                prompt_name=request.prompt_name,
-                request_id=request_id_of(opened.headers),
-                transport_errors=transport_errors(raw),
-            )
-            async with contextlib.aclosing(deltas):
-                async for delta in deltas:
-                    yield delta
-        finally:
-            await _aclose(raw)
-
-    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
-        return self._prepare(request).body
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The ``tools`` entry the functions go out as: one ``functionDeclarations`` tool."""
         declarations = [copy.deepcopy(dict(self.declaration(tool).wire)) for tool in tools]
         return [{"functionDeclarations": declarations}] if declarations else []
 
-    # -- translation -------------------------------------------------------------------------
+    # -- the wire format ---------------------------------------------------------------------
 
-    def _prepare(self, request: ModelRequest) -> PreparedRequest:
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+        """The body of ``request``: the same plain and streamed (the stream has its own path)."""
         return build_body(self, request, self.settings)
 
-    def _turn(self, response: Any, prepared: PreparedRequest, prompt_name: str) -> ProviderTurn:
-        body = response.body
-        return decode_turn(
-            body.encode() if isinstance(body, str) else bytes(body or b""),
-            lambda data: parse_body(data, prepared),
-            provider=PROVIDER,
-            prompt_name=prompt_name,
-            status=200,
-            request_id=lambda: request_id_of(response.headers),
-        )
+    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
+        return parse_body(data, prepared)
 
-    def _retrying(self, request: ModelRequest) -> dict[str, Any]:
-        return {
-            "classify": classify,
-            "give_up": partial(_give_up, prompt_name=request.prompt_name),
-            "policy": self.retry if request.retries else NO_REQUEST_RETRIES,
-            "clock": self.clock,
-            "deadline": request.deadline,
-        }
-
-    def _route(self, client: genai.Client | AsyncClient) -> _Route:
-        api = client._api_client
-        route = self._routes.get(id(api))
-        if route is None or route.api is not api:
-            route = _Route(api, self.model, self.api_version)
-            self._routes[id(api)] = route
-        return route
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        return StreamTranslation(prepared)
 
     # -- clients -----------------------------------------------------------------------------
 
@@ -323,15 +260,6 @@ class GoogleAdapter(ProviderAdapter):
                 _check_environment()
                 self._environment_client = genai.Client()
             return self._environment_client
-
-    def close(self) -> None:
-        """Close the sync client if this adapter owns it (built it from the environment, or was
-        given it with ``close_clients=True``)."""
-        self.clients.close()
-
-    async def aclose(self) -> None:
-        """Close the async client if this adapter owns it; call it on the loop that used it."""
-        await self.clients.aclose()
 
 
 _VERTEX_SWITCHES = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE")
@@ -348,46 +276,3 @@ def _check_environment() -> None:
             f"no API key: set {' or '.join(API_KEY_VARIABLES)} (or GOOGLE_GENAI_USE_VERTEXAI "
             "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION for Vertex AI), or pass client="
         )
-
-
-def _give_up(error: Exception, attempts: int, *, prompt_name: str) -> Exception:
-    return provider_error(error, attempts, prompt_name=prompt_name)
-
-
-def _chunks(raw: Any) -> Iterator[bytes]:
-    """The bytes of a streamed response as they arrive: ``httpx``/``httpx2``, or ``requests``
-    (Vertex AI with Google auth)."""
-    if type(raw).__module__.startswith("requests"):
-        return raw.iter_content(chunk_size=None)  # type: ignore[no-any-return]
-    return raw.iter_bytes()  # type: ignore[no-any-return]
-
-
-def _achunks(raw: Any) -> AsyncIterator[bytes]:
-    """The bytes of an async streamed response: ``httpx``/``httpx2``, or ``aiohttp``."""
-    if hasattr(raw, "aiter_bytes"):
-        return _httpx_chunks(raw)
-    return raw.content.iter_any()  # type: ignore[no-any-return]
-
-
-async def _httpx_chunks(raw: Any) -> AsyncIterator[bytes]:
-    """``raw.aiter_bytes()``, finished here when the consumer leaves early: the response is
-    closed, then its generators (``aiter_bytes`` wraps more) run to their end in this task.
-    Merely closing the outer one would leave the inner ones to the event loop's finalizer,
-    which closes them later in tasks of its own."""
-    chunks = raw.aiter_bytes()
-    try:
-        async for chunk in chunks:
-            yield chunk
-    finally:
-        await raw.aclose()
-        with contextlib.suppress(Exception):
-            async for _ in chunks:
-                pass
-
-
-async def _aclose(raw: Any) -> None:
-    close = getattr(raw, "aclose", None)
-    if close is not None:
-        await close()
-    else:
-        raw.release()

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage, convert_schema
 from affordance.tools import Tool
-from affordance_google._schema import gemini_schema
+from affordance_google._schema import GEMINI
 
 __all__ = [
     "GoogleOutputSerializer",
@@ -44,7 +44,7 @@ class GoogleToolSerializer:
     """
 
     def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
-        converted = gemini_schema(tool.parameters_schema())
+        converted = convert_schema(tool.parameters_schema(), GEMINI)
         function = {
             "name": wire_name(tool.name),
             "description": tool.description,
@@ -64,6 +64,6 @@ class GoogleOutputSerializer:
     """Role ``output``: JSON mode with the schema as ``responseJsonSchema``."""
 
     def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
-        converted = gemini_schema(schema)
+        converted = convert_schema(schema, GEMINI)
         wire = {"responseMimeType": "application/json", "responseJsonSchema": converted.schema}
         return OutputFormat(wire)

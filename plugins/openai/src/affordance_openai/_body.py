@@ -1,4 +1,4 @@
-"""The request body both OpenAI APIs build the same way, and what reading its answer needs.
+"""The request body both OpenAI APIs build the same way.
 
 Chat Completions and Responses differ in where things go (``messages`` vs ``input``, nested vs
 flat function declarations, ``response_format`` vs ``text.format``, ``max_completion_tokens``
@@ -13,18 +13,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters import TOOL_CHOICE_KEYWORDS, ModelRequest, merge_extra_body
+from affordance.adapters import (
+    TOOL_CHOICE_KEYWORDS,
+    ModelRequest,
+    PreparedRequest,
+    RequestSettings,
+    merge_extra_body,
+)
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
 
-__all__ = [
-    "ApiShape",
-    "PreparedRequest",
-    "RequestSettings",
-    "arguments_text",
-    "build_body",
-]
+__all__ = ["ApiShape", "arguments_text", "build_body"]
 
 _BUILT_ON_BOTH = frozenset(
     {
@@ -37,24 +37,6 @@ _BUILT_ON_BOTH = frozenset(
         "stream_options",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class RequestSettings:
-    """The adapter's OpenAI-only options, as every request sends them."""
-
-    model: str
-    max_output_tokens: int | None = None
-    temperature: float | None = None
-    extra_body: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedRequest:
-    """A request body, and whether hosted tools were declared (their items go to the codecs)."""
-
-    body: dict[str, Any]
-    hosted: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +95,8 @@ def build_body(
     if request.output_schema is not None:
         formatted = adapter.output_format(request.output_schema, request.output_name)
         body[shape.output_key] = shape.output_format(formatted.wire)
-    if settings.max_output_tokens is not None:
-        body[shape.max_tokens_key] = settings.max_output_tokens
+    if settings.max_tokens is not None:
+        body[shape.max_tokens_key] = settings.max_tokens
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     merge_extra_body(body, settings.extra_body)

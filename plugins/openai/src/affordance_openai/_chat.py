@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
+    PreparedRequest,
     ProviderTurn,
     ToolCall,
     ToolResultMessage,
     UnusableResponseError,
-    Usage,
+    UsageFields,
     UserMessage,
-    token_count,
 )
 from affordance.adapters import arguments_text as echoed_arguments
-from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
+from affordance_openai._body import ApiShape, arguments_text
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -161,12 +161,9 @@ def _tool_calls(raw: Any) -> list[ToolCall]:
     return calls
 
 
-def usage_of(usage: Any) -> Usage:
-    if not isinstance(usage, dict):
-        return Usage()
-    return Usage(
-        input_tokens=token_count(usage.get("prompt_tokens")),
-        output_tokens=token_count(usage.get("completion_tokens")),
-        cached_input_tokens=token_count(usage.get("prompt_tokens_details"), "cached_tokens"),
-        reasoning_tokens=token_count(usage.get("completion_tokens_details"), "reasoning_tokens"),
-    )
+usage_of = UsageFields(
+    input=("prompt_tokens",),
+    output=("completion_tokens",),
+    cached=("prompt_tokens_details.cached_tokens",),
+    reasoning=("completion_tokens_details.reasoning_tokens",),
+).read

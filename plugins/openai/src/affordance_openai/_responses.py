@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
+    PreparedRequest,
     ProviderTurn,
     ToolCall,
     ToolResultMessage,
     UnusableResponseError,
-    Usage,
+    UsageFields,
     UserMessage,
-    token_count,
 )
 from affordance.adapters import arguments_text as echoed_arguments
-from affordance_openai._body import ApiShape, PreparedRequest, arguments_text
+from affordance_openai._body import ApiShape, arguments_text
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderAdapter
@@ -160,14 +160,9 @@ def _tool_call(item: Mapping[str, Any]) -> ToolCall:
     return ToolCall(call_id, name, arguments_text(arguments))
 
 
-def usage_of(usage: Any) -> Usage:
-    if not isinstance(usage, dict):
-        return Usage()
-    input_details = usage.get("input_tokens_details")
-    output_details = usage.get("output_tokens_details")
-    return Usage(
-        input_tokens=token_count(usage.get("input_tokens")),
-        output_tokens=token_count(usage.get("output_tokens")),
-        cached_input_tokens=token_count(input_details, "cached_tokens"),
-        reasoning_tokens=token_count(output_details, "reasoning_tokens"),
-    )
+usage_of = UsageFields(
+    input=("input_tokens",),
+    output=("output_tokens",),
+    cached=("input_tokens_details.cached_tokens",),
+    reasoning=("output_tokens_details.reasoning_tokens",),
+).read

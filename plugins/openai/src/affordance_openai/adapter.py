@@ -14,28 +14,28 @@ again (see ``specs/adapters/openai.md`` for the measurements).
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import openai
 
 from affordance.adapters import (
     ClientPair,
-    Delta,
-    JsonPost,
     ModelRequest,
-    ProviderAdapter,
+    PreparedRequest,
     ProviderTurn,
+    RequestSettings,
     SerializerFactories,
-    SseEvent,
     StainlessTransport,
+    Translate,
+    WireAdapter,
+    check_model,
     withhold_bodies,
 )
 from affordance.tools import Tool
 from affordance_openai import _chat, _responses
-from affordance_openai._body import PreparedRequest, RequestSettings, build_body
+from affordance_openai._body import build_body
 from affordance_openai._chat_stream import ChatStream
-from affordance_openai._errors import PROVIDER, provider_error
 from affordance_openai._responses_stream import ResponsesStream
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,
@@ -50,17 +50,18 @@ Api = Literal["responses", "chat"]
 withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
 
 
-class OpenAIAdapter(ProviderAdapter):
+class OpenAIAdapter(WireAdapter[PreparedRequest]):
     """OpenAI through the official ``openai`` SDK.
 
     ``client`` is a ready ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (``async_client`` adds the
     other kind), so callers control keys, base URL, proxies, timeouts and ``max_retries``: the
-    SDK retries as the client says, and under an evaluation deadline the client's
-    ``max_retries`` are spent by the core instead, none past the deadline
-    (:mod:`affordance.adapters.stainless`). With no client at all, each kind is built once from the
-    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``) on first use; ``close()`` /
-    ``aclose()`` (or ``with`` / ``async with``) close those, and the ones you pass with
-    ``close_clients=True``.
+    SDK retries as the client says (429 with ``retry-after-ms``/``retry-after``, 408, 409, 5xx,
+    timeouts, connection errors; ``x-should-retry`` overrides), so an error reaching the
+    adapter is final; under an evaluation deadline the client's ``max_retries`` are spent by
+    the core instead, none past the deadline (:mod:`affordance.adapters.stainless`). With no
+    client at all, each kind is built once from the environment (``OPENAI_API_KEY``,
+    ``OPENAI_BASE_URL``) on first use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``)
+    close those, and the ones you pass with ``close_clients=True``.
 
     ``extra_body`` is merged last into every request body, object values key by key
     (``{"reasoning": {"effort": "low"}}``, ``{"text": {"verbosity": "low"}}``, ``{"store":
@@ -69,7 +70,7 @@ class OpenAIAdapter(ProviderAdapter):
     those of :class:`~affordance.adapters.ProviderAdapter`.
     """
 
-    name: ClassVar[str] = PROVIDER
+    name: ClassVar[str] = "openai"
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": OpenAIToolSerializer,
         "tool_result": OpenAIToolResultSerializer,
@@ -92,78 +93,34 @@ class OpenAIAdapter(ProviderAdapter):
         super().__init__(**options)
         if api not in ("responses", "chat"):
             raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-        if not model:
-            raise ValueError(f"model must be a non-empty string, got {model!r}")
+        self.model = check_model(model)
         if max_output_tokens is not None and max_output_tokens < 1:
             raise ValueError(f"max_output_tokens must be positive, got {max_output_tokens}")
-        self.clients = ClientPair(
+        self.api: Api = api
+        self.clients = ClientPair.of(
             client,
             async_client,
-            provider=PROVIDER,
+            provider=self.name,
             sync_type=openai.OpenAI,
             async_type=openai.AsyncOpenAI,
-            build_sync=openai.OpenAI,
-            build_async=openai.AsyncOpenAI,
-            close_sync=openai.OpenAI.close,
-            close_async=openai.AsyncOpenAI.close,
             close_clients=close_clients,
         )
-        self.api: Api = api
-        post = JsonPost(
-            "/responses" if api == "responses" else "/chat/completions",
-            http_client_class=openai.DefaultHttpxClient,
-            status_error=openai.APIStatusError,
-            connection_error=openai.APIConnectionError,
-        )
-        self._transport = StainlessTransport(
-            post,
+        self.transport = StainlessTransport.of(
+            openai,
             self.clients,
+            path="/responses" if api == "responses" else "/chat/completions",
+            provider=self.name,
             sdk_error=openai.OpenAIError,
-            provider_error=provider_error,
-            provider=PROVIDER,
             request_id_header="x-request-id",
         )
         self.settings = RequestSettings(
-            model=model,
-            max_output_tokens=max_output_tokens,
-            temperature=temperature,
-            extra_body=dict(extra_body or {}),
+            model, max_output_tokens, temperature, dict(extra_body or {})
         )
-
-    @property
-    def model(self) -> str:
-        return self.settings.model
-
-    # -- ProviderAdapter ---------------------------------------------------------------------
-
-    def send(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        return self._transport.send(prepared.body, request, self._parser(prepared))
-
-    async def asend(self, request: ModelRequest) -> ProviderTurn:
-        prepared = self._prepare(request)
-        return await self._transport.asend(prepared.body, request, self._parser(prepared))
-
-    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
-        prepared = self._prepare(request, stream=True)
-        return self._transport.send_stream(prepared.body, request, self._translation(prepared))
-
-    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        prepared = self._prepare(request, stream=True)
-        return self._transport.asend_stream(prepared.body, request, self._translation(prepared))
-
-    def _translation(self, prepared: PreparedRequest) -> Callable[[SseEvent], Iterable[Delta]]:
-        if self.api == "responses":
-            return ResponsesStream(hosted=prepared.hosted)
-        return ChatStream(hosted=prepared.hosted)
 
     @property
     def codec_provider(self) -> str:
         """``"openai"`` (Responses) or ``"openai-chat"``: hosted tools look different on each."""
-        return PROVIDER if self.api == "responses" else f"{PROVIDER}-chat"
-
-    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
-        return self._prepare(request).body
+        return self.name if self.api == "responses" else f"{self.name}-chat"
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The function declarations as this adapter's API sends them (flat for Responses,
@@ -171,9 +128,9 @@ class OpenAIAdapter(ProviderAdapter):
         shape = _responses.RESPONSES if self.api == "responses" else _chat.CHAT
         return [copy.deepcopy(dict(shape.function(self.declaration(t).wire))) for t in tools]
 
-    # -- translation -------------------------------------------------------------------------
+    # -- the wire format ---------------------------------------------------------------------
 
-    def _prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs. A streamed
         Chat request asks for the usage chunk (Responses always sends usage)."""
         if self.api == "chat":
@@ -187,17 +144,11 @@ class OpenAIAdapter(ProviderAdapter):
             prepared.body["stream"] = True
         return prepared
 
-    def _parser(self, prepared: PreparedRequest) -> Callable[[Any], ProviderTurn]:
+    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
         parse = _responses.parse_body if self.api == "responses" else _chat.parse_body
-        return lambda data: parse(data, prepared)
+        return parse(data, prepared)
 
-    # -- clients -----------------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the sync client if this adapter owns it (built it from the environment, or was
-        given it with ``close_clients=True``)."""
-        self.clients.close()
-
-    async def aclose(self) -> None:
-        """Close the async client if this adapter owns it."""
-        await self.clients.aclose()
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        if self.api == "responses":
+            return ResponsesStream(hosted=prepared.hosted)
+        return ChatStream(hosted=prepared.hosted)

@@ -2,8 +2,8 @@
 
 - ``tool``: the function object ``{name, description, parameters, strict}``, strict whenever the
   params schema can be made strict (:mod:`._schema`); where strict mode turned an optional field
-  into a required, nullable one, the model's ``null`` is dropped again before validation
-  (:mod:`._nulls`). Chat nests the object under ``"function"``; Responses spreads it flat.
+  into a required, nullable one, the model's ``null`` is dropped again before validation (the
+  schema's ``NullPlan``). Chat nests the object under ``"function"``; Responses spreads it flat.
 - ``tool_result``: the text the model reads; OpenAI has no error flag, so a failure says so in
   its first word (``Error: ...``).
 - ``output``: ``{name, schema, strict}``, placed under ``text.format`` (Responses) or
@@ -14,16 +14,20 @@ Pure dict transforms: importing this module imports no SDK.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from affordance.adapters import Arguments, OutputFormat, ToolDeclaration, ToolResultMessage
+from affordance.adapters import (
+    OutputFormat,
+    ToolDeclaration,
+    ToolResultMessage,
+    convert_schema,
+    drop_nulls_in_json,
+)
 from affordance.tools import Tool
-from affordance_openai._nulls import NullPlan, drop_introduced_nulls, drop_nulls_in_json
-from affordance_openai._schema import strict_schema
+from affordance_openai._schema import STRICT
 
 __all__ = ["OpenAIOutputSerializer", "OpenAIToolResultSerializer", "OpenAIToolSerializer"]
 
@@ -34,14 +38,14 @@ class OpenAIToolSerializer:
     """Role ``tool``: strict function declarations where the schema allows it."""
 
     def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
-        converted = strict_schema(tool.parameters_schema())
+        converted = convert_schema(tool.parameters_schema(), STRICT)
         function = {
             "name": tool.name,
             "description": tool.description,
             "parameters": converted.schema,
             "strict": converted.strict,
         }
-        normalize = None if converted.nulls is None else partial(_drop_nulls, converted.nulls)
+        normalize = None if converted.nulls is None else converted.nulls.normalize
         return ToolDeclaration(function, normalize, converted.reason)
 
 
@@ -56,20 +60,12 @@ class OpenAIOutputSerializer:
     """Role ``output``: a strict ``json_schema`` format where the schema allows it."""
 
     def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
-        converted = strict_schema(schema)
+        converted = convert_schema(schema, STRICT)
         wire = {"name": _wire_name(name), "schema": converted.schema, "strict": converted.strict}
         normalize = (
             None if converted.nulls is None else partial(drop_nulls_in_json, plan=converted.nulls)
         )
         return OutputFormat(wire, normalize)
-
-
-def _drop_nulls(plan: NullPlan, arguments: Arguments) -> Arguments:
-    if isinstance(arguments, str):
-        return drop_nulls_in_json(arguments, plan)
-    data = json.loads(json.dumps(dict(arguments)))  # a copy the plan may change
-    drop_introduced_nulls(data, plan)
-    return data  # type: ignore[no-any-return]
 
 
 def _wire_name(name: str) -> str:

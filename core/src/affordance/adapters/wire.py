@@ -1,0 +1,149 @@
+"""``WireAdapter``: a provider adapter as a wire format and a transport.
+
+Every shipped provider plugin works the same way: build the JSON body of a request
+(:meth:`WireAdapter.prepare`), read a whole answer's JSON into a turn (:meth:`~WireAdapter.parse`)
+and a stream's events into deltas (:meth:`~WireAdapter.translator`). Sending the body through
+the SDK — retries, decoding, closing the response, mapping errors — is a
+:class:`WireTransport`'s (:class:`~affordance.adapters.transport.StainlessTransport` for the
+``openai`` and ``anthropic`` SDKs, :class:`~affordance.adapters.retrying.RetryingTransport` for
+an SDK that does not retry). This class writes the rest once: the four sends, the preview
+(``wire_request``) and closing the clients, so a plugin holds only its wire format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
+
+from affordance.adapters.base import ProviderAdapter
+
+if TYPE_CHECKING:
+    from affordance.adapters import ClientPair, Delta, ModelRequest, ProviderTurn, SseEvent
+
+__all__ = [
+    "Prepared",
+    "PreparedRequest",
+    "RequestSettings",
+    "Translate",
+    "WireAdapter",
+    "WireTransport",
+    "check_model",
+]
+
+Translate: TypeAlias = "Callable[[SseEvent], Iterable[Delta]]"
+"""A stream's translator: the deltas of each event. One with an ``end()`` method gets it called
+once the events run out (a format that closes the turn only then)."""
+
+
+class Prepared(Protocol):
+    """A request's body, with whatever reading its answer needs (the plugin's own fields)."""
+
+    @property
+    def body(self) -> dict[str, Any]: ...
+
+
+PreparedT = TypeVar("PreparedT", bound=Prepared)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRequest:
+    """A request body, and whether hosted tools were declared (their codecs then read the
+    answer); a plugin whose reading needs more subclasses it."""
+
+    body: dict[str, Any]
+    hosted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSettings:
+    """The adapter options every request sends: the model, the cap on output tokens, the
+    temperature and the caller's ``extra_body`` (merged last). Each plugin places them."""
+
+    model: str
+    max_tokens: int | None = None
+    temperature: float | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+
+class WireTransport(Protocol):
+    """Sends a ready body for a request through an SDK and reads the answer."""
+
+    def send(
+        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+    ) -> ProviderTurn: ...
+
+    async def asend(
+        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+    ) -> ProviderTurn: ...
+
+    def send_stream(
+        self, body: Any, request: ModelRequest, translate: Translate
+    ) -> Iterator[Delta]: ...
+
+    def asend_stream(
+        self, body: Any, request: ModelRequest, translate: Translate
+    ) -> AsyncIterator[Delta]: ...
+
+
+def check_model(model: str) -> str:
+    """``model``, refused when empty (every provider needs one)."""
+    if not model:
+        raise ValueError(f"model must be a non-empty string, got {model!r}")
+    return model
+
+
+class WireAdapter(ProviderAdapter, Generic[PreparedT]):
+    """A provider adapter made of a wire format (the three methods a plugin implements) and a
+    :class:`WireTransport` (``transport``) sending through ``clients``."""
+
+    transport: WireTransport
+    clients: ClientPair[Any, Any]
+
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedT:
+        """The body of ``request`` (asking for a stream when ``stream``), and what reading its
+        answer needs."""
+        raise NotImplementedError
+
+    def parse(self, data: Any, prepared: PreparedT) -> ProviderTurn:
+        """The turn a whole answer's JSON holds."""
+        raise NotImplementedError
+
+    def translator(self, prepared: PreparedT) -> Translate:
+        """A fresh translator for one streamed answer."""
+        raise NotImplementedError
+
+    # -- ProviderAdapter ---------------------------------------------------------------------
+
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self.prepare(request)
+        return self.transport.send(prepared.body, request, self._parser(prepared))
+
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        prepared = self.prepare(request)
+        return await self.transport.asend(prepared.body, request, self._parser(prepared))
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        prepared = self.prepare(request, stream=True)
+        return self.transport.send_stream(prepared.body, request, self.translator(prepared))
+
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        prepared = self.prepare(request, stream=True)
+        return self.transport.asend_stream(prepared.body, request, self.translator(prepared))
+
+    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
+        return self.prepare(request).body
+
+    def _parser(self, prepared: PreparedT) -> Callable[[Any], ProviderTurn]:
+        return lambda data: self.parse(data, prepared)
+
+    # -- clients -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the sync client if this adapter owns it (built it from the environment, or was
+        given it with ``close_clients=True``)."""
+        self.clients.close()
+
+    async def aclose(self) -> None:
+        """Close the async client if this adapter owns it; call it on the loop that used it."""
+        await self.clients.aclose()

@@ -1,0 +1,61 @@
+"""What a tool handler receives besides its params: a frozen view of the running evaluation.
+
+:class:`ToolContext` lives in the runtime because the loop builds it and every field is the
+loop's: the prompt being evaluated, its session and event bus, the runner driving it (seen
+through :class:`~affordance.runtime.calls.runner.Runner`, its evaluate API).
+:class:`ToolHandler` is the signature the executor calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from affordance._fastinit import fast_init
+from affordance.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from affordance.clock import Deadline
+    from affordance.prompt.rendered import RenderedPrompt
+    from affordance.prompt.template import PromptTemplate
+    from affordance.runtime.calls.runner import Runner
+    from affordance.runtime.record.events import EventBus
+    from affordance.runtime.record.session import Session
+
+__all__ = ["ToolContext", "ToolHandler"]
+
+ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
+ResultT = TypeVar("ResultT")
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """Built fresh for every tool call and discarded afterwards.
+
+    ``adapter`` lets a handler evaluate nested prompts with the same provider; ``session`` and
+    ``event_bus`` are the ones of the outer evaluation, so nested work records against them.
+    ``run_id``, ``turn`` and ``call_id`` correlate the call with logs and events.
+    """
+
+    prompt: PromptTemplate[Any]
+    rendered_prompt: RenderedPrompt[Any] | None
+    adapter: Runner
+    session: Session
+    event_bus: EventBus
+    run_id: str = ""
+    turn: int = 0
+    call_id: str = ""
+    deadline: Deadline | None = None
+
+
+class ToolHandler(Protocol[ParamsT_contra, ResultT]):
+    """The canonical handler: ``(params, *, context) -> ToolResult[Result]``.
+
+    Handlers taking only ``params`` are accepted too, and ``async def`` handlers are awaited.
+    """
+
+    def __call__(
+        self, params: ParamsT_contra, *, context: ToolContext
+    ) -> ToolResult[ResultT] | Awaitable[ToolResult[ResultT]]: ...

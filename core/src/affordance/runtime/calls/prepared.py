@@ -1,0 +1,48 @@
+"""A tool call on its way through the executor: :class:`PreparedCall` once it is looked up,
+checked and parsed, :class:`CallOutcome` once it has run (or was answered without running).
+
+The loop and the drivers pass these between ``ToolExecutor.prepare``, ``run``/``arun`` and
+``finish``; ``affordance.runtime.calls.executor`` re-exports both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from affordance._fastinit import fast_init
+from affordance.runtime.model.messages import ToolCall
+from affordance.tools.result import ToolResult
+from affordance.tools.tool import Tool
+
+__all__ = ["CallOutcome", "PreparedCall"]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class PreparedCall:
+    """A call after lookup and validation. ``result`` is set when it need not (or may not) run."""
+
+    call: ToolCall
+    tool: Tool[Any, Any] | None
+    arguments: object = None
+    params: Any = None
+    result: ToolResult[Any] | None = None
+    needs_confirmation: bool = False
+    cache_key: str | None = None
+    cached: bool = False
+    denial: str | None = None
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
+    executor already computed it (to check the value can be sent), so it is done once."""
+
+    prepared: PreparedCall
+    result: ToolResult[Any]
+    duration: float = 0.0
+    attempts: int = 0
+    error_code: str | None = None
+    rendered: str | None = None

@@ -1,0 +1,34 @@
+"""The loop: one evaluation from its first request to its response, and the runner around it.
+
+The runtime's top room; it uses the other three and nothing uses it.
+
+- ``evaluation``: :class:`Evaluation`, the sans-IO state machine — every decision of a run;
+- ``turn_calls``: one turn's tool calls in call order — prepared, skipped after a terminal tool,
+  waiting for confirmation, published and turned into tool messages;
+- ``actions``: what the state machine asks its driver to do (:class:`SendRequest`,
+  :class:`RunCalls`, :class:`Finished`);
+- ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;
+- ``resumption``: finding the suspended evaluation the caller's confirmations answer;
+- ``evaluator``: :class:`Evaluator`, the runner — the evaluate and stream API over the loop,
+  holding one model connection (``_hosted_outputs``: its default reading of hosted outputs).
+"""
+
+from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.loop.drivers import drive, drive_async
+from affordance.runtime.loop.evaluation import Evaluation, EvaluationRunner
+from affordance.runtime.loop.evaluator import Evaluator
+from affordance.runtime.loop.streaming import stream_async, stream_sync
+
+__all__ = [
+    "Action",
+    "Evaluation",
+    "EvaluationRunner",
+    "Evaluator",
+    "Finished",
+    "RunCalls",
+    "SendRequest",
+    "drive",
+    "drive_async",
+    "stream_async",
+    "stream_sync",
+]

@@ -1,0 +1,378 @@
+"""The evaluation loop, written once as a sans-IO state machine.
+
+:class:`Evaluation` never sends a request or runs a handler itself. It returns *actions* —
+:class:`SendRequest`, :class:`RunCalls`, :class:`Finished` — and the drivers
+(``affordance.runtime.loop.drivers`` and ``.streaming``) perform them (sync or async) and feed
+the results back through :meth:`Evaluation.on_turn` and :meth:`Evaluation.on_outcomes`. Every
+decision — tool failure semantics, terminal tools, confirmations, disclosure, structured output,
+turn and deadline bounds — lives here and in the turn's calls (``turn_calls``), so both drivers
+and every provider share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from affordance._ids import new_id
+from affordance.clock import Deadline
+from affordance.errors import PromptEvaluationError
+from affordance.prompt.disclosure import requested_overrides
+from affordance.prompt.paths import SectionPath
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.section import SectionVisibility
+from affordance.prompt.template import PromptTemplate
+from affordance.runtime.calls.context import ToolContext
+from affordance.runtime.calls.executor import ToolExecutor
+from affordance.runtime.calls.prepared import CallOutcome
+from affordance.runtime.calls.runner import Runner
+from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
+from affordance.runtime.model.connection import Model
+from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
+from affordance.runtime.model.output import output_name, output_schema, parse_output
+from affordance.runtime.model.turn import (
+    NO_USAGE,
+    PAUSED,
+    ModelRequest,
+    ProviderTurn,
+    ToolChoice,
+    Usage,
+    tool_choice_for_turn,
+)
+from affordance.runtime.record.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    answer_problems,
+)
+from affordance.runtime.record.events import (
+    EventBus,
+    PromptExecuted,
+    PromptRendered,
+    ToolCallDenied,
+)
+from affordance.runtime.record.response import PromptResponse, ToolCallResult
+from affordance.runtime.record.session import Session
+from affordance.tools.hosted import HostedTool, HostedToolOutput
+from affordance.tools.tool import Tool
+
+__all__ = ["Evaluation", "EvaluationRunner"]
+
+OutputT = TypeVar("OutputT")
+
+
+class EvaluationRunner(Runner, Protocol):
+    """What an evaluation needs of the runner it belongs to (an ``Evaluator``): its model
+    connection (named in errors), the model's reading of a turn and of its hosted-tool
+    outputs, and the evaluate API its tool handlers reach (:class:`Runner`)."""
+
+    @property
+    def connection(self) -> Model: ...
+
+    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn: ...
+
+    def parse_hosted_outputs(
+        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
+    ) -> Mapping[str, HostedToolOutput]: ...
+
+
+class Evaluation(Generic[OutputT]):
+    """One evaluation of a prompt: its transcript, turn count and the current turn's calls."""
+
+    def __init__(
+        self,
+        *,
+        prompt: PromptTemplate[OutputT],
+        params: Sequence[Any],
+        adapter: EvaluationRunner,
+        session: Session,
+        bus: EventBus,
+        executor: ToolExecutor,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        max_turns: int = 16,
+        max_expansions: int = 0,
+        deadline: Deadline | None = None,
+        run_id: str | None = None,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
+    ) -> None:
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.prompt = prompt
+        self.params = tuple(params)
+        self.adapter = adapter
+        self.session = session
+        self.bus = bus
+        self.executor = executor
+        self.max_turns = max_turns
+        self.max_expansions = max_expansions
+        self.deadline = deadline
+        self.tool_choice = tool_choice
+        self.parallel_tool_calls = parallel_tool_calls
+        self.run_id = run_id or new_id()
+        self.turn = 0
+        self.usage: Usage = NO_USAGE
+        self.hosted_outputs: dict[str, HostedToolOutput] = {}
+        self.tool_results: list[ToolCallResult] = []
+        self.opened: list[SectionPath] = []
+        self.expansions = 0
+        self._caller_messages = tuple(messages)
+        self._transcript: list[Message] = []
+        self._overrides: dict[SectionPath, SectionVisibility] = {
+            **session.visibility_overrides(),
+            **(visibility_overrides or {}),
+        }
+        self._request: ModelRequest | None = None
+        self._paused_text: list[str] = []
+        self.observer: Callable[[object], None] | None = None
+        self.rendered: RenderedPrompt[OutputT]
+        self._tools: dict[str, Tool[Any, Any]] = {}
+        self._opening: UserMessage
+        self._render()
+        self._calls = TurnCalls(executor=executor, prompt=prompt, run_id=self.run_id)
+        self._output_schema = output_schema(prompt.output_type)
+        self._output_name = output_name(prompt.output_type)
+
+    # -- driving ---------------------------------------------------------------------------
+
+    def start(self) -> Action:
+        return self._next_request()
+
+    def on_turn(self, turn: ProviderTurn) -> Action:
+        """Consume the model's answer: finish, or decide what to do with its tool calls."""
+        request = self._request
+        if request is not None:
+            turn = self.adapter.normalize_turn(turn, request)
+        if len(turn.tool_calls) > 1:
+            refuse_shared_ids(turn.tool_calls, self.prompt.name, self.adapter.connection.name)
+        self.usage = self.usage + turn.usage
+        declared = request.hosted_tools if request is not None else ()
+        if turn.hosted_items and declared:  # only the tools the request declared (policy)
+            self.hosted_outputs.update(
+                self.adapter.parse_hosted_outputs(turn.hosted_items, declared)
+            )
+        self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
+        if not turn.tool_calls:
+            if turn.finish_reason == PAUSED:
+                if turn.text:
+                    self._paused_text.append(turn.text)
+                return self._next_request()  # the provider paused its own turn: continue it
+            return self._finish(turn)
+        to_run = self._calls.prepare(
+            turn.tool_calls,
+            turn=self.turn,
+            tools=self._tools,
+            rendered=self.rendered,
+            emit=self._emit,
+            context=self._context,
+        )
+        if to_run:
+            return RunCalls(to_run)
+        return self.on_outcomes(())
+
+    def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
+        """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""
+        waiting = self._calls.record(outcomes, self._emit)
+        return self._suspend() if waiting else self._close_turn()
+
+    def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
+        """Continue a suspended evaluation with the caller's answers for its pending calls."""
+        problems = answer_problems(self.pending_call_ids(), confirmations)
+        if problems:
+            raise PromptEvaluationError(
+                f"confirmations do not fit the pending calls ({problems})",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+            )
+        self.session.release(self)
+        to_run = self._calls.answer(confirmations, self._emit)
+        if to_run:
+            return RunCalls(to_run)
+        return self.on_outcomes(())
+
+    def pending_call_ids(self) -> tuple[str, ...]:
+        return self._calls.pending_call_ids()
+
+    # -- closing a turn ----------------------------------------------------------------------
+
+    def _close_turn(self) -> Action:
+        terminal_result = self._calls.close(self._transcript, self.tool_results)
+        if terminal_result is not None and terminal_result.success:
+            overrides = requested_overrides(terminal_result.value)
+            if overrides and self.expansions < self.max_expansions:
+                self.expansions += 1
+                self._open(overrides)
+                return self._next_request()
+            return self._respond(
+                text=None, finish_reason="terminal_tool", expansion=overrides or None
+            )
+        return self._next_request()
+
+    def _suspend(self) -> Action:
+        taken = self.session.suspend(self)
+        if taken:
+            raise PromptEvaluationError(
+                f"calls {', '.join(taken)} wait for an answer in another evaluation of this "
+                "session; an answer must name one call, so this evaluation cannot wait too "
+                "(answer the other one first, or use a session per conversation)",
+                prompt_name=self.prompt.name,
+                phase="confirm",
+                provider=self.adapter.connection.name,
+            )
+        pending = self._calls.pending()
+        return self._respond(text=None, finish_reason="confirmation_required", pending=pending)
+
+    # -- requests, rendering, output -------------------------------------------------------
+
+    def _next_request(self) -> Action:
+        if self.turn >= self.max_turns:
+            raise PromptEvaluationError(
+                f"the model kept calling tools for {self.max_turns} turns (max_turns); raise "
+                "max_turns or check the tools' results",
+                prompt_name=self.prompt.name,
+                phase="loop",
+            )
+        if self.deadline is not None and self.deadline.expired():
+            raise PromptEvaluationError(
+                "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
+            )
+        self.turn += 1
+        rendered = self.rendered
+        if self._caller_messages:
+            instructions: str | None = rendered.text
+            messages: tuple[Message, ...] = (*self._caller_messages, *self._transcript)
+        else:
+            instructions = None
+            messages = (self._opening, *self._transcript)
+        hosted = rendered.hosted_tools
+        if hosted:
+            hosted = self._allowed_hosted(hosted)
+        tools = rendered.tools
+        self._request = request = ModelRequest(
+            prompt_name=self.prompt.name,
+            run_id=self.run_id,
+            turn=self.turn,
+            rendered=rendered,
+            instructions=instructions,
+            messages=messages,
+            tools=tools,
+            hosted_tools=hosted,
+            output_schema=self._output_schema,
+            output_name=self._output_name,
+            deadline=self.deadline,
+            tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
+            if tools or hosted
+            else None,
+            parallel_tool_calls=self.parallel_tool_calls,
+        )
+        return SendRequest(request)
+
+    def _allowed_hosted(self, hosted: tuple[HostedTool[Any], ...]) -> tuple[HostedTool[Any], ...]:
+        policy = self.executor.policy
+        if policy is None or not hosted:
+            return hosted
+        kept: list[HostedTool[Any]] = []
+        for tool in hosted:
+            decision = policy.check(tool)
+            if decision.allowed:
+                kept.append(tool)
+            elif self.turn == 1:
+                self._emit(
+                    ToolCallDenied(self.prompt.name, self.run_id, "", tool.name, decision.reason)
+                )
+        return tuple(kept)
+
+    def _render(self) -> None:
+        """Render with the current overrides; the exposed tools are indexed once per render."""
+        rendered = self.prompt.render(*self.params, visibility_overrides=self._overrides or None)
+        self.rendered = rendered
+        self._opening = UserMessage(rendered.text)  # the first message, without instructions
+        self._tools = {tool.name: tool for tool in rendered.tools}
+        if self._observed(PromptRendered):
+            self._emit(PromptRendered(self.prompt.name, self.run_id, rendered))
+
+    def _open(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
+        self._overrides.update(overrides)
+        self.session.open_sections(overrides)
+        self.opened.extend(overrides)
+        self._render()
+
+    def _finish(self, turn: ProviderTurn) -> Action:
+        text = turn.text
+        if self._paused_text:
+            text = "".join([*self._paused_text, text or ""])
+            self._paused_text = []
+        output = None
+        if self.prompt.output_type is not None:
+            if turn.refusal is not None:
+                raise PromptEvaluationError(
+                    f"the model refused: {turn.refusal}",
+                    prompt_name=self.prompt.name,
+                    phase="output",
+                    raw_text=turn.refusal,
+                )
+            output = parse_output(text, self.prompt.output_type, self.prompt.name)
+        return self._respond(
+            text=text if text is not None else turn.refusal,
+            output=output,
+            finish_reason=turn.finish_reason,
+        )
+
+    def _respond(
+        self,
+        *,
+        text: str | None,
+        finish_reason: str,
+        output: Any = None,
+        pending: tuple[PendingConfirmation, ...] = (),
+        expansion: Mapping[SectionPath, SectionVisibility] | None = None,
+    ) -> Finished[OutputT]:
+        response: PromptResponse[OutputT] = PromptResponse(
+            prompt_name=self.prompt.name,
+            run_id=self.run_id,
+            session=self.session,
+            output=output,
+            text=text,
+            tool_results=tuple(self.tool_results),
+            hosted_outputs=dict(self.hosted_outputs),
+            usage=self.usage,
+            pending_confirmations=pending,
+            expansion=expansion,
+            finish_reason=finish_reason,
+            turns=self.turn,
+            messages=tuple(self._transcript),
+        )
+        self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
+        return Finished(response)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _context(self, call_id: str) -> ToolContext:
+        return ToolContext(
+            prompt=self.prompt,
+            rendered_prompt=self.rendered,
+            adapter=self.adapter,
+            session=self.session,
+            event_bus=self.bus,
+            run_id=self.run_id,
+            turn=self.turn,
+            call_id=call_id,
+            deadline=self.deadline,
+        )
+
+    def _observed(self, event_type: type[Any]) -> bool:
+        """Whether anyone would see an event of ``event_type``: events nobody records or
+        subscribes to are not built at all."""
+        return (
+            self.observer is not None
+            or self.session.records(event_type)
+            or self.bus.wants(event_type)
+        )
+
+    def _emit(self, event: object) -> None:
+        self.session.apply(event)
+        self.bus.publish(event)
+        observer = self.observer
+        if observer is not None:
+            observer(event)

@@ -1,0 +1,365 @@
+"""``Evaluator``: the runner — the evaluate API over the sans-IO loop, holding one model.
+
+The model (:class:`~affordance.runtime.model.Model`) sends one request and answers one
+normalized :class:`ProviderTurn`. Everything else is here and in the loop: starting or resuming
+an evaluation (the resume checks are ``resumption``'s), the per-turn ``tool_choice`` rule, tool
+execution, confirmations, disclosure and events. An evaluation and its tool handlers see this
+class through protocols (``EvaluationRunner``, ``Runner``), so nothing below it imports it.
+
+``Evaluator(connection, ...)`` runs any model (``connection``, kept as ``evaluator.connection``:
+``model`` is a provider adapter's model name). A subclass that implements :meth:`Evaluator.send` and
+:meth:`Evaluator.asend` itself is its own model — as every provider adapter is: they build on
+:class:`affordance.adapters.ProviderAdapter`, which adds the plugin registry's serializers and
+hosted-tool codecs to this class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Literal, TypeVar
+
+from affordance.clock import Deadline
+from affordance.prompt.paths import SectionPath
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.section import SectionVisibility
+from affordance.prompt.template import PromptTemplate
+from affordance.runtime.calls.executor import ToolExecutor
+from affordance.runtime.loop._hosted_outputs import read_hosted_outputs
+from affordance.runtime.loop.actions import Action
+from affordance.runtime.loop.drivers import drive, drive_async
+from affordance.runtime.loop.evaluation import Evaluation
+from affordance.runtime.loop.resumption import suspended_evaluation
+from affordance.runtime.loop.streaming import stream_async, stream_sync
+from affordance.runtime.model.connection import Model
+from affordance.runtime.model.deltas import Delta, deltas_of
+from affordance.runtime.model.messages import Message, UserMessage
+from affordance.runtime.model.output import output_name, output_schema
+from affordance.runtime.model.turn import (
+    ModelRequest,
+    ProviderTurn,
+    ToolChoice,
+    tool_choice_for_turn,
+)
+from affordance.runtime.record.confirmation import Confirmation
+from affordance.runtime.record.events import EventBus
+from affordance.runtime.record.response import PromptResponse
+from affordance.runtime.record.session import Session
+from affordance.runtime.record.streams import AsyncEventStream, EventStream
+from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
+
+__all__ = ["Evaluator"]
+
+OutputT = TypeVar("OutputT")
+
+
+class Evaluator:
+    """Evaluates prompts against one model connection.
+
+    ``open_sections="apply"`` (the default) lets the loop apply what the model opens with
+    ``open_sections`` — merge the overrides, re-render, continue — up to ``max_expansions``
+    times; ``"return"`` hands the request back in ``PromptResponse.expansion`` instead.
+
+    ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"``, a tool name, or a provider's wire
+    mapping sent as is. ``"required"`` and a name force a call, so they apply to the first turn
+    only and later turns use ``"auto"`` (otherwise the model could never answer).
+    ``parallel_tool_calls=False`` asks for at most one call per turn where the provider allows it.
+    """
+
+    name: ClassVar[str] = "provider"
+
+    def __init__(
+        self,
+        connection: Model | None = None,
+        *,
+        executor: ToolExecutor | None = None,
+        max_turns: int = 16,
+        open_sections: Literal["apply", "return"] = "apply",
+        max_expansions: int = 4,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
+    ) -> None:
+        if open_sections not in ("apply", "return"):
+            raise ValueError(f"open_sections must be 'apply' or 'return', got {open_sections!r}")
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        if tool_choice is not None and not isinstance(tool_choice, (str, Mapping)):
+            raise TypeError(f"tool_choice must be a string or a mapping, got {tool_choice!r}")
+        if connection is None:
+            own = [m for m in ("send", "asend") if getattr(type(self), m) is getattr(Evaluator, m)]
+            if own:
+                raise TypeError(
+                    f"{type(self).__qualname__} has no model: pass its connection "
+                    f"(Evaluator(connection, ...)) or implement {' and '.join(own)} in the class"
+                )
+        self.connection: Model = connection if connection is not None else self
+        self.executor = executor if executor is not None else ToolExecutor()
+        self.max_turns = max_turns
+        self.open_sections = open_sections
+        self.max_expansions = max_expansions
+        self.tool_choice = tool_choice
+        self.parallel_tool_calls = parallel_tool_calls
+
+    # -- the model: its own, or the one it holds ---------------------------------------------
+
+    def send(self, request: ModelRequest) -> ProviderTurn:
+        """Send one request with a sync client and normalize the answer (a subclass that is its
+        own model implements it; otherwise the held model's)."""
+        return self.connection.send(request)
+
+    async def asend(self, request: ModelRequest) -> ProviderTurn:
+        """Send one request with an async client and normalize the answer (as :meth:`send`)."""
+        return await self.connection.asend(request)
+
+    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
+        """Send one request streaming; yield its deltas, ending with one ``TurnEnd``.
+
+        A subclass writes it as a generator that closes its HTTP response in ``finally`` (or a
+        ``with``): the core closes the generator when the consumer leaves early. By default,
+        the held connection's; for a subclass that is its own model and does not stream, a plain
+        request whose whole turn is yielded at once.
+        """
+        if self.connection is not self:
+            return self.connection.send_stream(request)
+        return _whole(self.send, request)
+
+    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
+        """The async form of :meth:`send_stream`."""
+        if self.connection is not self:
+            return self.connection.asend_stream(request)
+        return _awhole(self.asend, request)
+
+    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
+        """The turn as the loop should read it (adapters undo what their wire format changed,
+        e.g. strict mode's nulls); called once per turn, streamed or not."""
+        if self.connection is not self:
+            return self.connection.normalize_turn(turn, request)
+        return turn
+
+    def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
+        """The codec reading hosted tool ``kind`` on this connection; None: not supported."""
+        return None
+
+    def hosted_output_type(self, kind: str) -> type[Any] | None:
+        """The output type hosted tool ``kind`` is registered with, which its codec's
+        ``parse_output`` must return; None: nothing to check (this connection has no plugin
+        registry; a provider adapter answers from its own)."""
+        return None
+
+    def parse_hosted_outputs(
+        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
+    ) -> Mapping[str, HostedToolOutput]:
+        """Typed outputs of the hosted tools invoked in a response, by tool name.
+
+        A codec that raises while reading (it is plugin code, reading the provider's data), or
+        returns something that is not its kind's registered output type
+        (:meth:`hosted_output_type`), loses its output for this response, with a metadata-only
+        warning on ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
+        """
+        if self.connection is not self:
+            return self.connection.parse_hosted_outputs(items, hosted_tools)
+        return read_hosted_outputs(
+            items,
+            hosted_tools,
+            codec_of=self.hosted_codec,
+            output_type_of=self.hosted_output_type,
+        )
+
+    def preview_request(self, rendered: RenderedPrompt[Any], prompt_name: str) -> ModelRequest:
+        """The first request an evaluation of ``rendered`` would send (no caller messages):
+        what ``affordance render --provider`` shows, through the adapter's ``wire_request``."""
+        tools, hosted = rendered.tools, rendered.hosted_tools
+        return ModelRequest(
+            prompt_name=prompt_name,
+            run_id="preview",
+            turn=1,
+            rendered=rendered,
+            instructions=None,
+            messages=(UserMessage(rendered.text),),
+            tools=tools,
+            hosted_tools=hosted,
+            output_schema=output_schema(rendered.output_type),
+            output_name=output_name(rendered.output_type),
+            tool_choice=tool_choice_for_turn(self.tool_choice, 1) if tools or hosted else None,
+            parallel_tool_calls=self.parallel_tool_calls,
+        )
+
+    # -- the evaluate API --------------------------------------------------------------------
+
+    def evaluate(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> PromptResponse[OutputT]:
+        """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
+
+        Pass ``confirmations`` (with the ``session`` of the suspended run) to resume an
+        evaluation that returned pending confirmations.
+        """
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+        )
+        return drive(evaluation, action, self.send)
+
+    async def aevaluate(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> PromptResponse[OutputT]:
+        """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+        )
+        return await drive_async(evaluation, action, self.asend)
+
+    def stream(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> EventStream:
+        """Evaluate ``prompt`` like :meth:`evaluate`, yielding events as they happen:
+        ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
+        ``RunFinished`` carrying the same ``PromptResponse`` ``evaluate`` returns."""
+        pending: list[object] = []
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+            observer=pending.append,
+        )
+        resumed = confirmations is not None
+        return EventStream(
+            stream_sync(evaluation, action, self.send_stream, pending, resumed=resumed)
+        )
+
+    def astream(
+        self,
+        prompt: PromptTemplate[OutputT],
+        *params: Any,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        messages: Sequence[Message] = (),
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+        max_turns: int | None = None,
+    ) -> AsyncEventStream:
+        """The async form of :meth:`stream`:
+        ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
+        pending: list[object] = []
+        evaluation, action = self._begin(
+            prompt,
+            params,
+            session,
+            bus,
+            messages,
+            visibility_overrides,
+            confirmations,
+            deadline,
+            max_turns,
+            observer=pending.append,
+        )
+        resumed = confirmations is not None
+        return AsyncEventStream(
+            stream_async(evaluation, action, self.asend_stream, pending, resumed=resumed)
+        )
+
+    def _begin(
+        self,
+        prompt: PromptTemplate[OutputT],
+        params: Sequence[Any],
+        session: Session | None,
+        bus: EventBus | None,
+        messages: Sequence[Message],
+        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None,
+        confirmations: Mapping[str, Confirmation] | None,
+        deadline: Deadline | float | None,
+        max_turns: int | None,
+        observer: Callable[[object], None] | None = None,
+    ) -> tuple[Evaluation[OutputT], Action]:
+        """A new evaluation and its first action, or a suspended one and its resumption.
+
+        ``observer`` receives every event the run publishes from its first action on (the
+        streaming drivers turn them into stream events)."""
+        if isinstance(deadline, (int, float)):
+            deadline = Deadline.after(float(deadline), self.executor.clock)
+        if confirmations is not None:
+            suspended = suspended_evaluation(prompt, session, confirmations)
+            if bus is not None:
+                suspended.bus = bus
+            if deadline is not None:
+                suspended.deadline = deadline
+            suspended.observer = observer
+            return suspended, suspended.resume(confirmations)
+        evaluation: Evaluation[OutputT] = Evaluation(
+            prompt=prompt,
+            params=params,
+            adapter=self,
+            session=session if session is not None else Session(),
+            bus=bus if bus is not None else EventBus(),
+            executor=self.executor,
+            messages=messages,
+            visibility_overrides=visibility_overrides,
+            max_turns=max_turns if max_turns is not None else self.max_turns,
+            max_expansions=self.max_expansions if self.open_sections == "apply" else 0,
+            deadline=deadline,
+            tool_choice=self.tool_choice,
+            parallel_tool_calls=self.parallel_tool_calls,
+        )
+        evaluation.observer = observer
+        return evaluation, evaluation.start()
+
+
+def _whole(send: Callable[[ModelRequest], ProviderTurn], request: ModelRequest) -> Iterator[Delta]:
+    """A plain request's turn as the deltas of a stream (sent on the first ``next``)."""
+    yield from deltas_of(send(request))
+
+
+async def _awhole(
+    asend: Callable[[ModelRequest], Awaitable[ProviderTurn]], request: ModelRequest
+) -> AsyncIterator[Delta]:
+    """The async form of :func:`_whole`."""
+    for delta in deltas_of(await asend(request)):
+        yield delta

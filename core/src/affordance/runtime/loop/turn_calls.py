@@ -1,0 +1,276 @@
+"""``TurnCalls``: the tool calls of one model turn, from preparing them to their tool messages.
+
+Each call keeps its place in call order, whatever order the calls finish in, and gets exactly
+one result: the executor prepares it (lookup, policy, validation, the confirmation gate, the
+cache); a call after a terminal tool is skipped; a destructive call waits for the caller's
+answer; the rest are handed to the driver to run. Each outcome is logged and published
+(``ToolInvoked``) once, as soon as it is known; closing the turn turns the outcomes into the
+tool messages and :class:`ToolCallResult` values of the evaluation. The turn's loop around it
+— suspending, resuming, what comes next — is :class:`~affordance.runtime.loop.Evaluation`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from affordance.errors import PromptEvaluationError
+from affordance.prompt.disclosure import disclosure_request
+from affordance.prompt.rendered import RenderedPrompt
+from affordance.prompt.template import PromptTemplate
+from affordance.runtime.calls import failures
+from affordance.runtime.calls.context import ToolContext
+from affordance.runtime.calls.executor import ToolExecutor
+from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
+from affordance.runtime.model.messages import Message, ToolCall, ToolResultMessage
+from affordance.runtime.record.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    arguments_of,
+    declined_result,
+)
+from affordance.runtime.record.events import (
+    ConfirmationRequested,
+    ConfirmationResolved,
+    ToolCallDenied,
+    ToolInvoked,
+)
+from affordance.runtime.record.response import ToolCallResult
+from affordance.tools.result import ToolResult
+from affordance.tools.tool import Tool
+
+__all__ = ["TurnCalls", "refuse_shared_ids"]
+
+ToRun = tuple[tuple[PreparedCall, ToolContext], ...]
+Emit = Callable[[object], None]
+
+
+def refuse_shared_ids(calls: Sequence[ToolCall], prompt_name: str, provider: str) -> None:
+    """A call id is the unit of approval: an answer names one call by its id, so a turn
+    in which two calls share an id is refused before any of them runs."""
+    seen: set[str] = set()
+    for call in calls:
+        if call.id in seen:
+            raise PromptEvaluationError(
+                f"the model's turn has more than one tool call with the id {call.id!r}; "
+                "each call needs its own id, so none of them was run",
+                prompt_name=prompt_name,
+                phase="response",
+                provider=provider,
+            )
+        seen.add(call.id)
+
+
+class _Slot:
+    """The result position of one call of the turn."""
+
+    __slots__ = ("content", "context", "outcome", "pending")
+
+    def __init__(self) -> None:
+        self.outcome: CallOutcome | None = None
+        self.pending: PreparedCall | None = None
+        self.context: ToolContext | None = None
+        self.content: str | None = None  # the tool message, set once the outcome is published
+
+
+class TurnCalls:
+    """The calls of an evaluation's current turn; :meth:`prepare` starts each turn's. ``emit``
+    publishes an event the evaluation's way; ``context`` builds a call's :class:`ToolContext`.
+    Both are passed to each method, never kept: holding the evaluation's own methods would make
+    every evaluation a reference cycle, left for the garbage collector."""
+
+    __slots__ = (
+        "_executor",
+        "_prompt",
+        "_rendered",
+        "_run_id",
+        "_slot_of",
+        "_slots",
+        "_terminal",
+        "_tools",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        *,
+        executor: ToolExecutor,
+        prompt: PromptTemplate[Any],
+        run_id: str,
+    ) -> None:
+        self._executor = executor
+        self._prompt = prompt
+        self._run_id = run_id
+        self._slots: list[_Slot] = []
+        self._slot_of: dict[int, _Slot] = {}
+        self._terminal: PreparedCall | None = None
+        self._turn = 0
+        self._tools: Mapping[str, Tool[Any, Any]] = {}
+        self._rendered: RenderedPrompt[Any] | None = None
+
+    def prepare(
+        self,
+        calls: Sequence[ToolCall],
+        *,
+        turn: int,
+        tools: Mapping[str, Tool[Any, Any]],
+        rendered: RenderedPrompt[Any],
+        emit: Emit,
+        context: Callable[[str], ToolContext],
+    ) -> ToRun:
+        """Start turn ``turn`` (``tools``: the ones ``rendered`` exposes) with ``calls`` and
+        prepare them in order; the ones the driver should run now (the others are answered
+        already, skipped after a terminal tool, or wait for confirmation)."""
+        self._turn, self._tools, self._rendered = turn, tools, rendered
+        self._slots = []
+        self._slot_of = {}
+        self._terminal = None
+        prompt_name = self._prompt.name
+        to_run: list[tuple[PreparedCall, ToolContext]] = []
+        for call in calls:
+            slot = _Slot()
+            self._slots.append(slot)
+            self._slot_of[id(call)] = slot
+            if self._terminal is not None:
+                skipped = failures.skipped_after_terminal(call.name, self._terminal.call.name)
+                slot.outcome = CallOutcome(PreparedCall(call, tools.get(call.name)), skipped)
+                continue
+            prepared = self._executor.prepare(call, tools)
+            if prepared.result is not None:
+                slot.outcome = CallOutcome(prepared, prepared.result)
+                if prepared.denial is not None:
+                    emit(
+                        ToolCallDenied(
+                            prompt_name, self._run_id, call.id, call.name, prepared.denial
+                        )
+                    )
+                continue
+            slot.context = context(call.id)
+            if prepared.needs_confirmation:
+                slot.pending = prepared
+                emit(
+                    ConfirmationRequested(
+                        prompt_name, self._run_id, call.id, call.name, prepared.params
+                    )
+                )
+                continue
+            if prepared.tool is not None and prepared.tool.terminal:
+                self._terminal = prepared
+            to_run.append((prepared, slot.context))
+        return tuple(to_run)
+
+    def record(self, outcomes: Sequence[CallOutcome], emit: Emit) -> bool:
+        """Take the outcomes the driver brings and publish every new one, in call order;
+        whether calls still wait for confirmation."""
+        for outcome in outcomes:
+            slot = self._slot_of.get(id(outcome.prepared.call))
+            if slot is None:
+                raise RuntimeError("on_outcomes got an outcome for a call of another turn")
+            slot.outcome = outcome
+        waiting = False
+        for slot in self._slots:
+            if slot.pending is not None:
+                waiting = True
+            elif slot.outcome is None:
+                raise RuntimeError("on_outcomes is missing the outcome of a call")
+        for slot in self._slots:
+            if slot.outcome is not None and slot.content is None:
+                slot.content = self._publish(slot.outcome, emit)
+        return waiting
+
+    def pending_call_ids(self) -> tuple[str, ...]:
+        return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
+
+    def pending(self) -> tuple[PendingConfirmation, ...]:
+        """The calls waiting for confirmation, as the response shows them."""
+        return tuple(
+            PendingConfirmation(
+                s.pending.call.id,
+                s.pending.call.name,
+                s.pending.params,
+                arguments_of(s.pending.params),
+            )
+            for s in self._slots
+            if s.pending is not None
+        )
+
+    def answer(self, confirmations: Mapping[str, Confirmation], emit: Emit) -> ToRun:
+        """Apply the caller's answers (already checked to fit) to the waiting calls: a denied
+        call gets its declined result; an approved one is prepared again, confirmed, and is
+        among the calls returned to run."""
+        tools = self._tools
+        to_run: list[tuple[PreparedCall, ToolContext]] = []
+        for slot in [slot for slot in self._slots if slot.pending is not None]:
+            prepared, context = slot.pending, slot.context
+            assert prepared is not None
+            assert context is not None
+            slot.pending = None
+            call = prepared.call
+            answer = confirmations[call.id]
+            emit(
+                ConfirmationResolved(
+                    self._prompt.name,
+                    self._run_id,
+                    call.id,
+                    call.name,
+                    answer.approved,
+                    answer.message,
+                )
+            )
+            if not answer.approved:
+                slot.outcome = CallOutcome(prepared, declined_result(call.name, answer.message))
+                continue
+            confirmed = self._executor.prepare(call, tools, confirmed=True)
+            if confirmed.result is not None:
+                slot.outcome = CallOutcome(confirmed, confirmed.result)
+            else:
+                to_run.append((confirmed, context))
+        return tuple(to_run)
+
+    def close(
+        self, transcript: list[Message], results: list[ToolCallResult]
+    ) -> ToolResult[Any] | None:
+        """Append the turn's tool messages to ``transcript`` and its results to ``results``, in
+        call order; the result of the terminal call, when one ran."""
+        terminal_result = None
+        for slot in self._slots:
+            outcome, content = slot.outcome, slot.content
+            assert outcome is not None
+            assert content is not None
+            prepared, result = outcome.prepared, outcome.result
+            transcript.append(
+                ToolResultMessage(prepared.call.id, prepared.call.name, content, not result.success)
+            )
+            results.append(ToolCallResult(prepared.call, result, prepared.params, self._turn))
+            if self._terminal is not None and prepared is self._terminal:
+                terminal_result = result
+        self._slots = []
+        return terminal_result
+
+    def _publish(self, outcome: CallOutcome, emit: Emit) -> str:
+        """Log the outcome, publish its ``ToolInvoked``, and return the tool message text."""
+        prepared = outcome.prepared
+        self._executor.finish(outcome, run_id=self._run_id, turn=self._turn)
+        result = outcome.result
+        rendered = outcome.rendered if outcome.rendered is not None else result.render()
+        rendered_prompt = self._rendered
+        assert rendered_prompt is not None  # set by prepare, before any outcome
+        emit(
+            ToolInvoked(
+                prompt_name=self._prompt.name,
+                run_id=self._run_id,
+                turn=self._turn,
+                call_id=prepared.call.id,
+                name=prepared.call.name,
+                params=prepared.params,
+                result=result,
+                rendered_output=rendered,
+                duration=outcome.duration,
+                attempts=outcome.attempts,
+                cached=prepared.cached,
+                disclosure=disclosure_request(
+                    prepared.call.name, prepared.params, self._prompt, rendered_prompt
+                ),
+            )
+        )
+        return result.model_text(rendered)

@@ -1,0 +1,92 @@
+"""The model's side of a run: what the loop sends a model and what comes back.
+
+The runtime's lowest room; it knows nothing of tools running, events or the loop.
+
+- ``connection``: :class:`Model`, the protocol a model connection implements;
+- ``turn``: :class:`ModelRequest` (one request), :class:`ProviderTurn` (the normalized answer),
+  :class:`Usage` and the per-turn ``tool_choice`` rule;
+- ``messages``: the provider-neutral transcript (:class:`ToolCall` and the three messages);
+- ``deltas``: the pieces of a streamed turn and the :class:`TurnAssembler` joining them;
+- ``serializers``: the serializer roles of the provider contract (tools, results, output);
+- ``output``: structured output — the schema a model is asked to follow, parsing the answer.
+"""
+
+from affordance.runtime.model.connection import Model
+from affordance.runtime.model.deltas import (
+    Delta,
+    DeltaError,
+    HostedActivity,
+    ProviderItem,
+    RefusalPiece,
+    TextPiece,
+    ToolCallArguments,
+    ToolCallBegun,
+    ToolCallReady,
+    TurnAssembler,
+    TurnEnd,
+    deltas_of,
+)
+from affordance.runtime.model.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from affordance.runtime.model.output import output_name, output_schema, parse_output
+from affordance.runtime.model.serializers import (
+    Arguments,
+    OutputFormat,
+    OutputSerializer,
+    ToolDeclaration,
+    ToolResultSerializer,
+    ToolSerializer,
+)
+from affordance.runtime.model.turn import (
+    NO_USAGE,
+    PAUSED,
+    TOOL_CHOICE_KEYWORDS,
+    ModelRequest,
+    ProviderTurn,
+    ToolChoice,
+    Usage,
+    tool_choice_for_turn,
+)
+
+__all__ = [
+    "NO_USAGE",
+    "PAUSED",
+    "TOOL_CHOICE_KEYWORDS",
+    "Arguments",
+    "AssistantMessage",
+    "Delta",
+    "DeltaError",
+    "HostedActivity",
+    "Message",
+    "Model",
+    "ModelRequest",
+    "OutputFormat",
+    "OutputSerializer",
+    "ProviderItem",
+    "ProviderTurn",
+    "RefusalPiece",
+    "TextPiece",
+    "ToolCall",
+    "ToolCallArguments",
+    "ToolCallBegun",
+    "ToolCallReady",
+    "ToolChoice",
+    "ToolDeclaration",
+    "ToolResultMessage",
+    "ToolResultSerializer",
+    "ToolSerializer",
+    "TurnAssembler",
+    "TurnEnd",
+    "Usage",
+    "UserMessage",
+    "deltas_of",
+    "output_name",
+    "output_schema",
+    "parse_output",
+    "tool_choice_for_turn",
+]

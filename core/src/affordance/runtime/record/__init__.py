@@ -1,0 +1,93 @@
+"""The record of a run: what it publishes while it runs and what it leaves behind.
+
+Above the model room, below tool calls and the loop; it runs nothing itself.
+
+- ``events``: the :class:`EventBus` and the events a run publishes (``ToolInvoked``, ...);
+- ``session``: :class:`Session`, typed state reduced from events, the sections the model
+  opened and the runs suspended for confirmation;
+- ``response``: :class:`PromptResponse`, everything an evaluation produced;
+- ``confirmation``: the caller's ``approve()``/``deny()`` answers and the calls waiting for them;
+- ``stream_events`` and ``streams``: the events of a streamed run and the :class:`EventStream`
+  and :class:`AsyncEventStream` that ``stream()`` and ``astream()`` return;
+- ``log_context``: correlation fields for every record the library logs.
+"""
+
+from affordance.runtime.record.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    approve,
+    declined_result,
+    deny,
+    is_declined,
+)
+from affordance.runtime.record.events import (
+    ConfirmationRequested,
+    ConfirmationResolved,
+    EventBus,
+    PromptExecuted,
+    PromptRendered,
+    ToolCallDenied,
+    ToolInvoked,
+)
+from affordance.runtime.record.log_context import log_context
+from affordance.runtime.record.response import PromptResponse, ToolCallResult
+from affordance.runtime.record.session import (
+    Reducer,
+    Session,
+    append,
+    replace_latest,
+    upsert_by,
+)
+from affordance.runtime.record.stream_events import (
+    ConfirmationRequired,
+    HostedToolActivity,
+    HostedToolResult,
+    RefusalDelta,
+    RunFinished,
+    RunStarted,
+    StreamEvent,
+    TextDelta,
+    ToolCallArgumentsDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+)
+from affordance.runtime.record.streams import AsyncEventStream, EventStream
+
+__all__ = [
+    "AsyncEventStream",
+    "Confirmation",
+    "ConfirmationRequested",
+    "ConfirmationRequired",
+    "ConfirmationResolved",
+    "EventBus",
+    "EventStream",
+    "HostedToolActivity",
+    "HostedToolResult",
+    "PendingConfirmation",
+    "PromptExecuted",
+    "PromptRendered",
+    "PromptResponse",
+    "Reducer",
+    "RefusalDelta",
+    "RunFinished",
+    "RunStarted",
+    "Session",
+    "StreamEvent",
+    "TextDelta",
+    "ToolCallArgumentsDelta",
+    "ToolCallDenied",
+    "ToolCallFinished",
+    "ToolCallResult",
+    "ToolCallStarted",
+    "ToolInvoked",
+    "TurnFinished",
+    "append",
+    "approve",
+    "declined_result",
+    "deny",
+    "is_declined",
+    "log_context",
+    "replace_latest",
+    "upsert_by",
+]

@@ -1,0 +1,167 @@
+"""In-process events: what happened during an evaluation, published on an :class:`EventBus`.
+
+Handlers run synchronously in publish order. A handler that raises is logged and skipped; it
+never breaks the evaluation or the other handlers. Every session keeps the ``ToolInvoked`` and
+``PromptExecuted`` events of its runs (:func:`~affordance.runtime.record.session.kept_by_default`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from affordance._fastinit import fast_init
+from affordance.prompt.disclosure import DisclosureRequest
+from affordance.runtime.record.session import kept_by_default
+from affordance.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from affordance.prompt.paths import SectionPath
+    from affordance.prompt.rendered import RenderedPrompt
+    from affordance.runtime.record.response import PromptResponse
+
+__all__ = [
+    "ConfirmationRequested",
+    "ConfirmationResolved",
+    "DisclosureRequest",
+    "EventBus",
+    "PromptExecuted",
+    "PromptRendered",
+    "ToolCallDenied",
+    "ToolInvoked",
+]
+
+_log = logging.getLogger("affordance.events")
+
+EventT = TypeVar("EventT")
+Handler = Callable[[Any], None]
+
+
+class EventBus:
+    """Type-keyed publish/subscribe; subscribing to ``object`` receives every event."""
+
+    __slots__ = ("_handlers", "_lock")
+
+    def __init__(self) -> None:
+        self._handlers: dict[type[Any], tuple[Handler, ...]] = {}
+        self._lock = threading.Lock()
+
+    def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        with self._lock:
+            self._handlers[event_type] = (*self._handlers.get(event_type, ()), handler)
+
+    def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        with self._lock:
+            remaining = tuple(h for h in self._handlers.get(event_type, ()) if h != handler)
+            self._handlers[event_type] = remaining
+
+    def has_subscribers(self) -> bool:
+        return any(self._handlers.values())
+
+    def wants(self, event_type: type[Any]) -> bool:
+        """Whether an event of ``event_type`` would reach a handler (so it is worth building)."""
+        handlers = self._handlers
+        return bool(handlers) and bool(handlers.get(event_type) or handlers.get(object))
+
+    def publish(self, event: object) -> None:
+        handlers = self._handlers
+        if not handlers:
+            return
+        for handler in (*handlers.get(type(event), ()), *handlers.get(object, ())):
+            try:
+                handler(event)
+            except Exception:  # noqa: BLE001 - one bad subscriber must not break the run
+                _log.exception(
+                    "event handler failed",
+                    extra={"affordance_event": type(event).__name__},
+                )
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class PromptRendered:
+    """A prompt was rendered for an evaluation (again after sections were opened)."""
+
+    prompt_name: str
+    run_id: str
+    rendered: RenderedPrompt[Any]
+
+
+@kept_by_default
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ToolInvoked:
+    """A tool call finished — successfully or not, from the cache or not.
+
+    ``rendered_output`` is exactly ``result.render()`` (``""`` when the value is None), so
+    observers see what the provider saw.
+    """
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    call_id: str
+    name: str
+    params: Any
+    result: ToolResult[Any]
+    rendered_output: str
+    duration: float
+    attempts: int = 1
+    cached: bool = False
+    disclosure: DisclosureRequest | None = None
+
+    @property
+    def success(self) -> bool:
+        return self.result.success
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ToolCallDenied:
+    """The tool policy refused a call (or kept a hosted tool out of a request)."""
+
+    prompt_name: str
+    run_id: str
+    call_id: str
+    name: str
+    reason: str
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ConfirmationRequested:
+    """A destructive call waits for the caller's approval."""
+
+    prompt_name: str
+    run_id: str
+    call_id: str
+    name: str
+    params: Any
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ConfirmationResolved:
+    """The caller approved or denied a pending destructive call."""
+
+    prompt_name: str
+    run_id: str
+    call_id: str
+    name: str
+    approved: bool
+    message: str = ""
+
+
+@kept_by_default
+@fast_init
+@dataclass(frozen=True, slots=True)
+class PromptExecuted:
+    """An evaluation returned (finished, or suspended awaiting confirmation)."""
+
+    prompt_name: str
+    run_id: str
+    response: PromptResponse[Any]
+    section_paths_opened: tuple[SectionPath, ...] = field(default=())

@@ -1,0 +1,164 @@
+"""``Session``: typed state built from events by reducers, shared by the runs that use it.
+
+A slice is a tuple of values of one type. Reducers turn (slice, event) into the next slice. By
+default a session keeps every event of its own runs whose type is marked
+:func:`kept_by_default` (``ToolInvoked`` and ``PromptExecuted``); register more reducers for
+application state. Updates take a lock, so one session may be used from several threads or
+tasks.
+"""
+
+from __future__ import annotations
+
+from _thread import RLock  # threading.RLock is a Python wrapper around this one
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from affordance._ids import new_id
+
+if TYPE_CHECKING:
+    from affordance.prompt.paths import SectionPath
+    from affordance.prompt.section import SectionVisibility
+
+__all__ = [
+    "Reducer",
+    "Session",
+    "SuspendedRun",
+    "append",
+    "kept_by_default",
+    "replace_latest",
+    "upsert_by",
+]
+
+S = TypeVar("S")
+E = TypeVar("E")
+Reducer = Callable[[tuple[S, ...], E], tuple[S, ...]]
+EventT = TypeVar("EventT", bound=type[Any])
+
+_KEPT_BY_DEFAULT: list[type[Any]] = []
+
+
+class SuspendedRun(Protocol):
+    """What a session needs of a run it keeps until its pending calls are answered (the loop's
+    ``Evaluation``)."""
+
+    def pending_call_ids(self) -> tuple[str, ...]: ...
+
+
+def kept_by_default(event_type: EventT) -> EventT:
+    """Mark an event type as one every session keeps (appended to the slice of its own type),
+    unless made with ``record_events=False``. The events module marks its own; the mark keeps
+    this module from importing the events, whose ``PromptExecuted`` holds a response that
+    holds a session."""
+    _KEPT_BY_DEFAULT.append(event_type)
+    return event_type
+
+
+def append(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+    """Add the event itself to the slice."""
+    return (*current, event)
+
+
+def replace_latest(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+    """Keep only the newest event."""
+    return (event,)
+
+
+def upsert_by(key: Callable[[Any], object]) -> Reducer[Any, Any]:
+    """Replace the entry with the same key as the event, or add it."""
+
+    def reduce(current: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+        wanted = key(event)
+        kept = tuple(item for item in current if key(item) != wanted)
+        return (*kept, event)
+
+    return reduce
+
+
+class Session:
+    """State that outlives one evaluation: slices, opened sections, pending confirmations."""
+
+    def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
+        self.session_id = session_id or new_id()
+        self._lock = RLock()
+        self._slices: dict[type[Any], tuple[Any, ...]] = {}
+        self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = (
+            {kept: [(kept, append)] for kept in _KEPT_BY_DEFAULT} if record_events else {}
+        )
+        self._suspended: dict[str, SuspendedRun] = {}
+        self._visibility: dict[SectionPath, SectionVisibility] = {}
+
+    def __repr__(self) -> str:
+        return f"Session(session_id={self.session_id!r})"
+
+    def register_reducer(
+        self, event_type: type[E], slice_type: type[S], reducer: Reducer[S, E]
+    ) -> None:
+        """Run ``reducer`` on the ``slice_type`` slice for every ``event_type`` event applied."""
+        with self._lock:
+            self._reducers.setdefault(event_type, []).append((slice_type, reducer))
+
+    def apply(self, event: object) -> None:
+        """Feed one event to the reducers registered for its type."""
+        reducers = self._reducers.get(type(event))
+        if not reducers:
+            return
+        with self._lock:
+            for slice_type, reducer in reducers:
+                self._slices[slice_type] = reducer(self._slices.get(slice_type, ()), event)
+
+    def records(self, event_type: type[Any]) -> bool:
+        """Whether a reducer is registered for ``event_type``."""
+        return event_type in self._reducers
+
+    def slice(self, slice_type: type[S]) -> tuple[S, ...]:
+        """The current values of a slice (empty if nothing was recorded)."""
+        return self._slices.get(slice_type, ())
+
+    def seed(self, slice_type: type[S], values: tuple[S, ...]) -> None:
+        """Set a slice directly, e.g. to restore saved state."""
+        with self._lock:
+            self._slices[slice_type] = tuple(values)
+
+    def clear(self, slice_type: type[Any] | None = None) -> None:
+        with self._lock:
+            if slice_type is None:
+                self._slices.clear()
+            else:
+                self._slices.pop(slice_type, None)
+
+    # -- visibility opened by the model, remembered across evaluations ---------------------
+
+    def visibility_overrides(self) -> Mapping[SectionPath, SectionVisibility]:
+        return dict(self._visibility) if self._visibility else {}
+
+    def open_sections(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
+        with self._lock:
+            self._visibility.update(overrides)
+
+    # -- runs suspended until destructive calls are confirmed ------------------------------
+
+    def suspend(self, run: SuspendedRun) -> tuple[str, ...]:
+        """Keep ``run`` until its pending calls are answered. An answer names a call by its id,
+        so an id already waiting in another run of this session is never taken over: those ids
+        are returned and ``run`` is not kept (its caller refuses to suspend)."""
+        with self._lock:
+            call_ids = run.pending_call_ids()
+            taken = tuple(c for c in call_ids if self._suspended.get(c, run) is not run)
+            if not taken:
+                for call_id in call_ids:
+                    self._suspended[call_id] = run
+            return taken
+
+    def suspended_runs(self, call_ids: Iterable[str]) -> tuple[SuspendedRun, ...]:
+        """The suspended runs any of ``call_ids`` belong to (several if they are mixed up)."""
+        with self._lock:
+            runs = {id(run): run for cid in call_ids if (run := self._suspended.get(cid))}
+        return tuple(runs.values())
+
+    def release(self, run: SuspendedRun) -> None:
+        with self._lock:
+            for call_id in [cid for cid, r in self._suspended.items() if r is run]:
+                del self._suspended[call_id]
+
+    def pending_call_ids(self) -> tuple[str, ...]:
+        return tuple(self._suspended)
