@@ -17,11 +17,10 @@ from contextlib import suppress
 from typing import Any
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError
-from temporalio.exceptions import TimeoutError as ActivityTimeoutError
+from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
-    from affordance import Evaluator, EventBus, PromptEvaluationError, Session, ToolResult, deny
+    from affordance import Evaluator, EventBus, PromptEvaluationError, Session, deny
     from affordance.adapters import AssistantMessage, Message, ModelRequest
     from affordance.clock import Deadline
     from affordance.runtime import (
@@ -37,6 +36,12 @@ with workflow.unsafe.imports_passed_through():
         ToolContext,
     )
     from affordance.serde import ParseError
+    from affordance_temporal._failures import (
+        lost_call,
+        model_failure,
+        refused_update,
+        run_failure,
+    )
     from affordance_temporal._hosts import WorkflowHost, host_for
     from affordance_temporal._inworkflow import StandIn, WorkflowClock, WorkflowExecutor
     from affordance_temporal.boundary import (
@@ -58,19 +63,10 @@ with workflow.unsafe.imports_passed_through():
         from_data,
         to_data,
     )
-    from affordance_temporal.errors import (
-        CONFIRMATION_REFUSED,
-        EVALUATION_FAILURE,
-        PROVIDER_UNAVAILABLE,
-        evaluation_error_details,
-        evaluation_error_from_details,
-        refusal_problems,
-    )
     from affordance_temporal.names import (
         CONFIRM_UPDATE,
         MODEL_ACTIVITY,
         PENDING_QUERY,
-        RETRYABLE_TOOL_FAILURE,
         SETTLED_UPDATE,
         STATUS_QUERY,
         TOOL_ACTIVITY,
@@ -108,7 +104,7 @@ class DurableRun:
         try:
             response = await _Driver(self, run_input, host_for(workflow.info().task_queue)).run()
         except PromptEvaluationError as error:
-            raise _failure(error) from None
+            raise run_failure(error) from None
         finally:
             self._state = "finished"
             self._pending = ()
@@ -152,7 +148,7 @@ class DurableRun:
         try:
             answers = from_data(Answers, data).answers
         except ParseError as error:
-            raise _refused(
+            raise refused_update(
                 ConfirmationRefusal(problem=f"the answers do not parse: {error}")
             ) from None
         waiting = tuple(item.call_id for item in self._unanswered())
@@ -161,11 +157,11 @@ class DurableRun:
         if not_pending:
             answered = tuple(i for i in not_pending if i in self._decided or i in self._answers)
             finished = self._state == "finished"
-            raise _refused(ConfirmationRefusal(not_pending, waiting, answered, finished))
+            raise refused_update(ConfirmationRefusal(not_pending, waiting, answered, finished))
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             problem = f"more than one answer for the call(s) {', '.join(twice)}"
-            raise _refused(ConfirmationRefusal(pending=waiting, problem=problem))
+            raise refused_update(ConfirmationRefusal(pending=waiting, problem=problem))
         return answers
 
     def _unanswered(self) -> tuple[PendingData, ...]:
@@ -306,7 +302,7 @@ class _Driver:
             )
         except ActivityError as error:
             deadline_passed = self.deadline is not None and self.deadline.remaining() <= 0
-            raise _model_failure(error, request.prompt_name, deadline_passed) from None
+            raise model_failure(error, request.prompt_name, deadline_passed) from None
         return from_data(ModelAnswer, data)
 
     async def tool_call(self, prepared: PreparedCall, context: ToolContext) -> CallOutcome:
@@ -339,7 +335,7 @@ class _Driver:
                 **options.kwargs(),
             )
         except ActivityError as error:
-            return _lost_call(prepared, error)
+            return lost_call(prepared, error)
         answer = from_data(ToolAnswer, data)
         return CallOutcome(
             prepared,
@@ -367,73 +363,3 @@ def _said(transcript: tuple[Message, ...]) -> str | None:
     """The text of the model's last turn: the one that asked for the pending calls."""
     last = transcript[-1] if transcript else None
     return last.text if isinstance(last, AssistantMessage) and last.text else None
-
-
-def _failure(error: PromptEvaluationError) -> ApplicationError:
-    return ApplicationError(
-        str(error), evaluation_error_details(error), type=EVALUATION_FAILURE, non_retryable=True
-    )
-
-
-def _model_failure(
-    error: ActivityError, prompt_name: str, deadline_passed: bool
-) -> ApplicationError:
-    """The workflow's failure when a model request failed for good: the provider's
-    ``PromptEvaluationError`` as the worker raised it, or one saying why the activity did
-    (the run's deadline passed while it was retried: phase ``deadline``, as ``evaluate``)."""
-    cause = error.cause
-    if isinstance(cause, ApplicationError) and cause.type == EVALUATION_FAILURE:
-        raised = evaluation_error_from_details(cause.details[0] if cause.details else None)
-        if raised is not None:
-            return _failure(raised)
-    reason = str(cause) if cause is not None else str(error)
-    last = cause.cause if isinstance(cause, ActivityTimeoutError) else None
-    if isinstance(last, ApplicationError) and last.type == PROVIDER_UNAVAILABLE:
-        reason = f"{reason}; the provider's last answer: {last}"
-    if deadline_passed:
-        return _failure(
-            PromptEvaluationError(
-                f"the evaluation deadline passed while the model request was retried ({reason})",
-                prompt_name=prompt_name,
-                phase="deadline",
-            )
-        )
-    return _failure(
-        PromptEvaluationError(
-            f"the model request did not complete: {reason}",
-            prompt_name=prompt_name,
-            phase="request",
-        )
-    )
-
-
-def _refused(refusal: ConfirmationRefusal) -> ApplicationError:
-    """A refused ``confirm`` update: the caller raises ``ConfirmationRefusedError``."""
-    message = refusal.problem or refusal_problems(
-        refusal.not_pending, refusal.pending, refusal.answered, finished=refusal.finished
-    )
-    return ApplicationError(
-        message, to_data(refusal), type=CONFIRMATION_REFUSED, non_retryable=True
-    )
-
-
-def _lost_call(prepared: PreparedCall, error: ActivityError) -> CallOutcome:
-    """A tool activity that failed for good is a failed result, never a failed run. A
-    retryable failure that ran out of time carries its last result; use it."""
-    cause = error.cause
-    if isinstance(cause, ApplicationError) and cause.type == RETRYABLE_TOOL_FAILURE:
-        try:
-            answer = from_data(ToolAnswer, cause.details[0] if cause.details else None)
-        except ParseError:
-            pass
-        else:
-            result = decode_result(answer.result, prepared.tool)
-            return CallOutcome(
-                prepared, result, answer.duration, answer.attempts, answer.error_code
-            )
-    reason = str(cause) if cause is not None else str(error)
-    message = (
-        f"Tool {prepared.call.name!r} failed: the worker running it did not finish ({reason}). "
-        "It may or may not have taken effect."
-    )
-    return CallOutcome(prepared, ToolResult.error(message), error_code="activity_failed")
