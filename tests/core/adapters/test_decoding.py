@@ -8,7 +8,15 @@ from collections.abc import AsyncIterator, Iterable
 
 import pytest
 
-from affordance.adapters import adecode_stream, decode_stream, decode_turn
+from affordance.adapters import (
+    UnusableResponseError,
+    adecode_stream,
+    decode_stream,
+    decode_turn,
+    expect,
+    finish_reason,
+    string_or_none,
+)
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.model.deltas import Delta, TextPiece, TurnEnd
 from affordance.runtime.model.turn import ProviderTurn, Usage
@@ -118,3 +126,43 @@ def test_an_async_decoded_stream_that_ends_awaits_its_events_aclose() -> None:
         return [delta async for delta in stream], events.closed
 
     assert asyncio.run(read()) == ([TextPiece("An answer"), END], True)
+
+
+# -- reading what every answer holds -----------------------------------------------------------
+
+
+def test_expect_passes_a_value_of_its_kind_and_names_the_problem_otherwise() -> None:
+    body = {"id": "r"}
+
+    assert expect(body, dict, "expected a JSON object, got {type}") is body
+    with pytest.raises(UnusableResponseError, match="expected a JSON object, got list"):
+        expect([1], dict, "expected a JSON object, got {type}")
+    with pytest.raises(UnusableResponseError, match="the message has no content list"):
+        expect(None, list, "the message has no content list")
+
+
+def test_string_or_none_keeps_strings_only() -> None:
+    assert [string_or_none(v) for v in ("r1", "", 7, None, ["r"])] == ["r1", "", None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("reason", "calls", "finished"),
+    [
+        ("end_turn", False, "stop"),  # renamed by the table
+        ("max_tokens", False, "length"),
+        ("pause_turn", False, "paused"),
+        ("something_new", False, "something_new"),  # passed through as it is
+        (None, False, "stop"),  # no reason at all
+        ("", False, "stop"),
+        ("end_turn", True, "tool_calls"),  # calls decide, whatever the reason says
+        ("tool_use", False, "stop"),  # a reason that claims calls the answer lacks
+        ("tool_calls", False, "stop"),
+    ],
+)
+def test_finish_reason_maps_a_providers_reason_and_lets_calls_decide(
+    reason: object, calls: bool, finished: str
+) -> None:
+    names = {"end_turn": "stop", "max_tokens": "length", "pause_turn": "paused"}
+    names["tool_use"] = "tool_calls"
+
+    assert finish_reason(reason, names, calls=calls) == finished

@@ -1,12 +1,15 @@
-"""The stream translator on its own, framed by the core's SSE reader: the deltas the loopback
-streams never send (thinking and signature deltas, text in the start event, events without an
-``event:`` line)."""
+"""The translator on its own, framed by the core's SSE reader: the deltas the loopback streams
+never send (thinking and signature deltas, text in the start event, events without an
+``event:`` line), and a whole message read as its blocks' starts and stops."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import pytest
+
+from affordance.adapters import UnusableResponseError
 from affordance.adapters.sse import read_events
 from affordance.runtime.model.deltas import (
     ProviderItem,
@@ -15,7 +18,7 @@ from affordance.runtime.model.deltas import (
     TurnAssembler,
     TurnEnd,
 )
-from affordance_anthropic._stream import StreamTranslator
+from affordance_anthropic._reply import MessagesReply, parse_message
 
 
 def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
@@ -27,8 +30,8 @@ def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
     return lines
 
 
-def translate(lines: list[str], *, hosted: bool = False) -> tuple[list[Any], StreamTranslator]:
-    translator = StreamTranslator(hosted=hosted)
+def translate(lines: list[str], *, hosted: bool = False) -> tuple[list[Any], MessagesReply]:
+    translator = MessagesReply(hosted=hosted)
     body = "".join(f"{line}\n" for line in lines).encode()
     deltas = [delta for event in read_events([body]) for delta in translator(event)]
     return deltas, translator
@@ -94,9 +97,9 @@ EMPTY_CALL = [
 
 
 def test_thinking_is_rebuilt_with_its_signature_and_text_from_the_start_event_counts() -> None:
-    deltas, translator = translate(sse(*events(THINKING, TEXT)))
+    deltas, _ = translate(sse(*events(THINKING, TEXT)))
 
-    assert translator.done
+    assert isinstance(deltas[-1], TurnEnd)  # message_stop ended the turn
     assembler = TurnAssembler()
     for delta in deltas:
         assembler.add(delta)
@@ -112,9 +115,8 @@ def test_thinking_is_rebuilt_with_its_signature_and_text_from_the_start_event_co
 
 
 def test_events_without_an_event_line_are_read_by_their_type() -> None:
-    deltas, translator = translate(sse(*events(TEXT), named=False))
+    deltas, _ = translate(sse(*events(TEXT), named=False))
 
-    assert translator.done
     assert isinstance(deltas[-1], TurnEnd)
 
 
@@ -122,7 +124,46 @@ def test_a_call_without_input_pieces_is_ready_with_an_empty_object() -> None:
     deltas, _ = translate(sse(*events(EMPTY_CALL, stop_reason="tool_use")), hosted=True)
 
     ready = [d for d in deltas if isinstance(d, ToolCallReady)]
-    assert ready == [ToolCallReady(0, {})]
+    assert ready == [ToolCallReady(2, {})]  # a call is keyed by its block's index
     (item,) = [d for d in deltas if isinstance(d, ProviderItem)]
     assert (item.echo, item.hosted) == (True, True)
     assert deltas[-1] == TurnEnd(deltas[-1].usage, "tool_calls", "msg_1")
+
+
+def test_a_whole_message_makes_the_turn_its_stream_makes() -> None:
+    deltas, _ = translate(sse(*events(THINKING, TEXT, EMPTY_CALL, stop_reason="tool_use")))
+    assembler = TurnAssembler()
+    for delta in deltas:
+        assembler.add(delta)
+    blocks = [
+        {"type": "thinking", "thinking": "Let me think.", "signature": "sig"},
+        {"type": "text", "text": "Hello."},
+        {"type": "tool_use", "id": "t", "name": "ping", "input": {}},
+    ]
+    usage = {"input_tokens": 5, "output_tokens": 9}
+    message = {"id": "msg_1", "content": blocks, "stop_reason": "tool_use", "usage": usage}
+
+    turn = parse_message(message, hosted=False)
+
+    assert turn == assembler.turn()
+    assert (turn.text, turn.finish_reason, turn.tool_calls[0].arguments) == (
+        "Hello.",
+        "tool_calls",
+        {},
+    )
+
+
+def test_a_whole_tool_use_whose_input_is_no_object_keeps_its_json_for_the_executor() -> None:
+    block = {"type": "tool_use", "id": "t", "name": "ping", "input": [1, 2]}
+
+    turn = parse_message({"id": "m", "content": [block], "stop_reason": "tool_use"}, hosted=False)
+
+    assert turn.tool_calls[0].arguments == "[1, 2]"  # reported to the model as a failed call
+    assert turn.provider_items == ({**block, "input": {}},)  # echoed as an object
+
+
+def test_a_text_block_that_starts_without_its_text_is_refused() -> None:
+    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}}
+
+    with pytest.raises(UnusableResponseError, match="a text block has no text"):
+        translate(sse(*events([start])))

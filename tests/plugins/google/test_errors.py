@@ -248,15 +248,15 @@ def test_retry_after_may_be_an_http_date_and_nonsense_falls_back_to_backoff() ->
     from google.genai import errors
 
     from affordance.adapters.retry import Transient
-    from affordance_google._errors import classify
+    from affordance_google._transport import FAILURES
 
     class Response:
         def __init__(self, value: str) -> None:
             self.headers = {"retry-after": value}
 
     soon = email.utils.formatdate(time.time() + 30, usegmt=True)
-    dated = classify(errors.ClientError(429, {"error": {}}, Response(soon)))  # type: ignore[arg-type]
-    nonsense = classify(errors.ClientError(429, {"error": {}}, Response("soon")))  # type: ignore[arg-type]
+    dated = FAILURES.classify(errors.ClientError(429, {"error": {}}, Response(soon)))  # type: ignore[arg-type]
+    nonsense = FAILURES.classify(errors.ClientError(429, {"error": {}}, Response("soon")))  # type: ignore[arg-type]
 
     assert dated is not None
     assert 25 <= (dated.retry_after or 0) <= 31

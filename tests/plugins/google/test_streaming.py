@@ -178,13 +178,12 @@ def test_hosted_tools_read_the_same_candidate_from_a_stream_as_from_a_plain_answ
     text_chunk: int,
 ) -> None:
     from affordance.adapters.sse import SseEvent as WireEvent
-    from affordance_google._reply import parse_body
+    from affordance_google._reply import Reading, parse_body
     from affordance_google._request import PreparedRequest
-    from affordance_google._stream import StreamTranslation
 
     body = BODIES["hosted code and grounding"]
     prepared = PreparedRequest({}, {}, 1, hosted=True)
-    translation = StreamTranslation(prepared)
+    translation = Reading(prepared)
     assembler = TurnAssembler()
     for chunk in google_stream_chunks(body, text_chunk=text_chunk):
         for delta in translation(WireEvent(None, json.dumps(chunk))):

@@ -164,6 +164,25 @@ def test_finish_reasons_are_passed_through(
     assert answer.finish_reason == finish
 
 
+@pytest.mark.parametrize("mode", ["evaluate", "stream"])
+def test_a_finish_reason_claiming_calls_the_answer_lacks_reads_stop(
+    server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any], mode: str
+) -> None:
+    """Calls are read from the answer, never from its finish reason (``function_call`` is the
+    legacy word for ``tool_calls``)."""
+    reply = chat_text("Sunny.", finish_reason="function_call")
+    server.script(CHAT_COMPLETIONS_PATH, reply if mode == "evaluate" else chat_stream(reply))
+    adapter = chat_adapter(clients.sync())
+
+    if mode == "evaluate":
+        answer = adapter.evaluate(prompt)
+    else:
+        with adapter.stream(prompt) as events:
+            answer = list(events)[-1].response
+
+    assert (answer.text, answer.finish_reason) == ("Sunny.", "stop")
+
+
 def test_options_and_caller_messages_shape_the_body(
     server: LoopbackServer, clients: Any, prompt: PromptTemplate[Any]
 ) -> None:

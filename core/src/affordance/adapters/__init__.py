@@ -21,11 +21,16 @@ from affordance.adapters.decoding import (
     cut,
     decode_stream,
     decode_turn,
+    expect,
+    finish_reason,
     malformed_response,
     parse_json,
+    string_or_none,
     token_count,
 )
+from affordance.adapters.delta_turn import turn_from_deltas
 from affordance.adapters.encoding import arguments_json, arguments_text, merge_extra_body
+from affordance.adapters.environment import SharedClient, require_api_key
 from affordance.adapters.errors import (
     describe_error_body,
     stainless_error,
@@ -85,8 +90,12 @@ from affordance.adapters.schema_walk import (
     schema_pointer,
     schema_types,
 )
+from affordance.adapters.sdk_failures import HttpFailure, SdkFailures, error_detail
 from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.adapters.stainless import JsonPost
+from affordance.adapters.stainless_sdk import StainlessSdk
+from affordance.adapters.stream_translation import EventHandler, StreamTranslator, event_field
+from affordance.adapters.tool_choice import wire_tool_choice
 from affordance.adapters.transport import ProviderErrorMapper, StainlessTransport
 from affordance.adapters.wire import (
     Prepared,
@@ -153,9 +162,11 @@ __all__ = [
     "ConvertedSchema",
     "Delta",
     "DialectRules",
+    "EventHandler",
     "Exchange",
     "HostedActivity",
     "HostedRequest",
+    "HttpFailure",
     "IdentityCache",
     "JsonPost",
     "Message",
@@ -180,10 +191,14 @@ __all__ = [
     "SchemaRefusedError",
     "SchemaRules",
     "SchemaWalk",
+    "SdkFailures",
     "SerializerFactories",
+    "SharedClient",
     "SseEvent",
+    "StainlessSdk",
     "StainlessTransport",
     "StreamFailedError",
+    "StreamTranslator",
     "TextPiece",
     "ToolCall",
     "ToolCallArguments",
@@ -221,6 +236,10 @@ __all__ = [
     "describe_error_body",
     "drop_introduced_nulls",
     "drop_nulls_in_json",
+    "error_detail",
+    "event_field",
+    "expect",
+    "finish_reason",
     "header_value",
     "is_primitive",
     "is_string_or_number",
@@ -235,6 +254,7 @@ __all__ = [
     "property_path",
     "read_events",
     "recursive_ref",
+    "require_api_key",
     "response_transport_errors",
     "retry_after_seconds",
     "schema_cost",
@@ -243,10 +263,13 @@ __all__ = [
     "schema_types",
     "stainless_error",
     "status_error",
+    "string_or_none",
     "token_count",
     "transient_status",
     "transport_error",
     "transport_errors",
+    "turn_from_deltas",
+    "wire_tool_choice",
     "with_retries",
     "withhold_bodies",
 ]

@@ -3,7 +3,10 @@
 Plain: parse the body once (``json.loads``), let the provider's parser build a
 :class:`ProviderTurn`, and turn anything unusable — not JSON, nested too deep, the wrong shape —
 into a :class:`PromptEvaluationError` carrying provider, status, request id and the raw text
-(cut to a readable size). Parsers raise :class:`UnusableResponseError` for shape problems.
+(cut to a readable size). Parsers raise :class:`UnusableResponseError` for shape problems, and
+read what every answer holds the same way: :func:`expect` (a value of the kind the API
+promises, or the problem named), :func:`finish_reason` (the provider's reason in the core's
+words), :class:`UsageFields` (its token counts).
 
 Streamed: :func:`decode_stream` runs the provider's translator over the stream's events and
 turns a malformed event, an error the provider reports mid-stream (:class:`StreamFailedError`),
@@ -13,7 +16,7 @@ so a stream never ends in a raw transport exception, nor in a shorter answer.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -32,12 +35,16 @@ __all__ = [
     "cut",
     "decode_stream",
     "decode_turn",
+    "expect",
+    "finish_reason",
     "malformed_response",
     "parse_json",
+    "string_or_none",
     "token_count",
 ]
 
 EventT = TypeVar("EventT")
+T = TypeVar("T")
 
 MAX_RAW_TEXT = 2000
 """Characters of a bad body kept on the error (``raw_text``)."""
@@ -68,6 +75,30 @@ def parse_json(text: str | bytes) -> Any:
         raise UnusableResponseError("the JSON is nested too deeply to read") from None
     except ValueError as error:  # json.JSONDecodeError and UnicodeDecodeError
         raise UnusableResponseError(f"not JSON ({error})") from error
+
+
+def expect(value: Any, kind: type[T], problem: str) -> T:
+    """``value``, when it is a ``kind`` (``dict``, ``list``, ``str``...); else the answer is
+    unusable, as ``problem`` says (``{type}`` in it names the kind ``value`` is)."""
+    if isinstance(value, kind):
+        return value
+    raise UnusableResponseError(problem.replace("{type}", type(value).__name__))
+
+
+def string_or_none(value: Any) -> str | None:
+    """``value`` if it is a string (an answer's id, say), else None."""
+    return value if isinstance(value, str) else None
+
+
+def finish_reason(reason: Any, names: Mapping[str, str], *, calls: bool) -> str:
+    """The core's finish reason for a provider's ``reason``: ``tool_calls`` when the turn holds
+    calls, whatever the reason says (calls are read from the answer, never from its reason, so
+    a reason that claims calls the answer lacks reads ``stop``); ``stop`` when there is no
+    reason; else the core's name for it in ``names``, or the reason itself."""
+    if calls:
+        return "tool_calls"
+    named = names.get(str(reason), str(reason)) if reason else "stop"
+    return "stop" if named == "tool_calls" else named
 
 
 def cut(text: str, limit: int = MAX_RAW_TEXT) -> str:

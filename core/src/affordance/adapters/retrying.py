@@ -4,7 +4,8 @@ Some SDKs (``google-genai``) retry nothing by default and ignore ``Retry-After``
 transport failures through as the raw exceptions of their HTTP library. Their adapter then owns
 retries: each attempt asks the SDK for a single try, and the core's retry budget
 (:func:`~affordance.adapters.retry.with_retries`) decides, from the plugin's ``classify``,
-whether another attempt is worth it and how long to wait. The answer is read as for any
+whether another attempt is worth it and how long to wait (:meth:`RetryingTransport.of` takes it
+from an :class:`~affordance.adapters.sdk_failures.SdkFailures`). The answer is read as for any
 provider — whole, with :func:`decode_turn`, or as server-sent events of the raw HTTP response
 (:mod:`affordance.adapters.raw_http`), with :func:`decode_stream`, closing the response however
 the reading ends. The plugin says only how one attempt is made (an :class:`Exchange`).
@@ -37,6 +38,7 @@ from affordance.adapters.retry import (
     awith_retries,
     with_retries,
 )
+from affordance.adapters.sdk_failures import SdkFailures
 from affordance.adapters.sse import aread_events, read_events
 from affordance.clock import Clock
 from affordance.errors import PromptEvaluationError
@@ -87,6 +89,29 @@ class RetryingTransport:
     policy: RequestRetryPolicy
     clock: Clock
     request_id_headers: tuple[str, ...] = ("x-request-id",)
+
+    @classmethod
+    def of(
+        cls,
+        exchange: Exchange,
+        clients: ClientPair[Any, Any],
+        failures: SdkFailures,
+        *,
+        policy: RequestRetryPolicy,
+        clock: Clock,
+    ) -> RetryingTransport:
+        """The transport of an SDK whose failures ``failures`` reads (its provider, what is
+        transient, what is left of a failure, where a request id is)."""
+        return cls(
+            exchange,
+            clients,
+            provider=failures.provider,
+            classify=failures.classify,
+            give_up=failures.give_up,
+            policy=policy,
+            clock=clock,
+            request_id_headers=failures.request_id_headers,
+        )
 
     def send(
         self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]

@@ -19,11 +19,13 @@ from affordance.adapters import (
     ModelRequest,
     RequestSettings,
     SchemaCost,
+    ToolChoice,
     ToolResultMessage,
     UserMessage,
     arguments_json,
     merge_extra_body,
     schema_cost,
+    wire_tool_choice,
 )
 from affordance.adapters import PreparedRequest as WirePreparedRequest
 
@@ -136,19 +138,16 @@ def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ..
     return tuple(content) if isinstance(content, list) else ({"type": "text", "text": content},)
 
 
-def tool_choice(choice: Any, parallel: bool | None) -> Mapping[str, Any] | None:
+def tool_choice(choice: ToolChoice | None, parallel: bool | None) -> Mapping[str, Any] | None:
     """``auto``/``none``/``required``/a tool name as Anthropic's ``tool_choice`` object; a
     mapping is the caller's wire value, sent as is. ``parallel=False`` adds
     ``disable_parallel_tool_use`` (to ``auto`` when no choice was given; ``none`` takes none)."""
-    if isinstance(choice, Mapping):
-        return choice
-    if choice is None:
-        wire: dict[str, Any] | None = None if parallel is not False else {"type": "auto"}
-    elif choice in _CHOICES:
-        wire = dict(_CHOICES[choice])
-    else:
-        wire = {"type": "tool", "name": str(choice)}
-    if wire is not None and parallel is False and wire["type"] != "none":
+    if choice is None and parallel is False:
+        choice = "auto"
+    if not isinstance(choice, str):
+        return choice  # none, or the caller's own mapping
+    wire = dict(wire_tool_choice(choice, lambda name: {"type": "tool", "name": name}, _CHOICES))
+    if parallel is False and wire["type"] != "none":
         wire["disable_parallel_tool_use"] = True
     return wire
 

@@ -1,10 +1,10 @@
 """``AnthropicAdapter``: evaluates prompts with Anthropic's Messages API.
 
-The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` reads a whole
-answer and :mod:`._stream` a streamed one into the core's turn and deltas; the tool
-declarations, tool-result blocks and output formats come from the serializers the plugin
-registry resolves (:mod:`.serializers` by default); the loop, tool execution and confirmations
-are the core's. Requests go through the SDK client's public ``post`` with our ready JSON body
+The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` reads the answer,
+whole or streamed, into the core's turn and deltas; the tool declarations, tool-result blocks
+and output formats come from the serializers the plugin registry resolves (:mod:`.serializers`
+by default); the loop, tool execution and confirmations are the core's. Requests go through
+the SDK client's public ``post`` with our ready JSON body
 (:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed once with
 ``json.loads`` (per event, when streaming): the SDK still owns auth, base URL, headers,
 timeouts and retries, but neither walks our body against its TypedDicts nor builds pydantic
@@ -19,21 +19,19 @@ from typing import Any, ClassVar, TypeVar
 import anthropic
 
 from affordance.adapters import (
-    ClientPair,
     ModelRequest,
     ProviderTurn,
     RequestSettings,
     SerializerFactories,
-    StainlessTransport,
+    StainlessSdk,
     Translate,
     WireAdapter,
     check_model,
     withhold_bodies,
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
-from affordance_anthropic._reply import parse_message
+from affordance_anthropic._reply import MessagesReply, parse_message
 from affordance_anthropic._request import PreparedRequest, build_body
-from affordance_anthropic._stream import StreamTranslator
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
     AnthropicToolResultSerializer,
@@ -43,6 +41,15 @@ from affordance_anthropic.serializers import (
 __all__ = ["AnthropicAdapter"]
 
 withhold_bodies("anthropic._base_client")  # it logs each request's body at DEBUG
+
+_SDK = StainlessSdk(
+    anthropic,
+    anthropic.Anthropic,
+    anthropic.AsyncAnthropic,
+    anthropic.AnthropicError,
+    request_id_header="request-id",
+    error_kinds=("type",),
+)
 
 
 class AnthropicAdapter(WireAdapter[PreparedRequest]):
@@ -97,26 +104,16 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
         if isinstance(max_tokens, bool) or max_tokens < 1:
             raise ValueError(f"max_tokens must be a positive integer, got {max_tokens!r}")
         self.max_tokens = max_tokens
-        self.clients = ClientPair.of(
+        self.clients, self.transport = _SDK.connect(
             client,
             async_client,
             provider=self.name,
-            sync_type=anthropic.Anthropic,
-            async_type=anthropic.AsyncAnthropic,
+            path="/v1/messages",
+            close_clients=close_clients,
             build_sync=lambda: _with_credentials(anthropic.Anthropic()),
             build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
-            close_clients=close_clients,
         )
         self.settings = RequestSettings(model, max_tokens, temperature, dict(extra_body or {}))
-        self.transport = StainlessTransport.of(
-            anthropic,
-            self.clients,
-            path="/v1/messages",
-            provider=self.name,
-            sdk_error=anthropic.AnthropicError,
-            request_id_header="request-id",
-            error_kinds=("type",),
-        )
 
     # -- the wire format ---------------------------------------------------------------------
 
@@ -131,7 +128,7 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
         return parse_message(data, prepared.hosted, prepared.continued)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
-        return StreamTranslator(hosted=prepared.hosted, continued=prepared.continued)
+        return MessagesReply(hosted=prepared.hosted, continued=prepared.continued)
 
 
 ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)

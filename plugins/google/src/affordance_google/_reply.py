@@ -1,35 +1,44 @@
-"""``generateContent`` answers: a response body to the core's turn.
+"""``generateContent`` answers, whole or streamed, as the core's turn.
 
+A stream's chunks are whole ``GenerateContentResponse`` objects, each with the next parts, so
+one reader (:class:`Reading`) serves both: a plain response is read as a stream of one chunk
+(:func:`parse_body`, its deltas joined by the core's assembler), a stream chunk by chunk.
 Function calls may come without an ``id``. The core still needs one per call, so such a call
-gets a synthetic id (``<responseId>-<turn>-<index>``), which never goes on the wire. When hosted
-tools were declared, their codecs read one item, :func:`hosted_candidate`: the candidate's parts
-(text, ``executableCode``, ``codeExecutionResult``...) and its ``groundingMetadata``, built the
-same way from a plain response and from a stream.
+gets a synthetic id (``<responseId>-<turn>-<index>``), which never goes on the wire. When
+hosted tools were declared, their codecs read one item, built the same way from either: the
+candidate's parts (text, ``executableCode``, ``codeExecutionResult``...) and its
+``groundingMetadata``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affordance.adapters import ProviderTurn, ToolCall, UnusableResponseError, UsageFields
+from affordance.adapters import (
+    Delta,
+    ProviderItem,
+    ProviderTurn,
+    RefusalPiece,
+    SseEvent,
+    StreamFailedError,
+    TextPiece,
+    ToolCallBegun,
+    ToolCallReady,
+    TurnEnd,
+    UnusableResponseError,
+    Usage,
+    UsageFields,
+    error_detail,
+    parse_json,
+    turn_from_deltas,
+)
 
 if TYPE_CHECKING:
     from affordance_google._request import PreparedRequest
 
-__all__ = [
-    "FILTER_REASONS",
-    "Calls",
-    "blocked",
-    "candidate_of",
-    "finish_of",
-    "hosted_candidate",
-    "parse_body",
-    "parts_of",
-    "response_id_of",
-    "usage_of",
-    "wire_id",
-]
+__all__ = ["FILTER_REASONS", "Reading", "parse_body", "wire_id"]
 
 FILTER_REASONS = {
     "SAFETY": "it was flagged for safety",
@@ -46,17 +55,9 @@ FILTER_REASONS = {
 _FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length"}
 
 
-def hosted_candidate(parts: Sequence[Mapping[str, Any]], grounding: Any) -> dict[str, Any]:
-    """What Gemini's hosted-tool codecs read: the candidate's parts, in order, and its
-    grounding metadata when it has any."""
-    candidate: dict[str, Any] = {"content": {"role": "model", "parts": [dict(p) for p in parts]}}
-    if isinstance(grounding, dict):
-        candidate["groundingMetadata"] = grounding
-    return candidate
-
-
-def wire_id(call: Mapping[str, Any]) -> str | None:
-    value = call.get("id")
+def wire_id(data: Mapping[str, Any], key: str = "id") -> str | None:
+    """A call's ``id`` (or a response's ``key`` field) when it is a non-empty string."""
+    value = data.get(key)
     return value if isinstance(value, str) and value else None
 
 
@@ -93,55 +94,13 @@ def _refusal(text: str, message: Any) -> str:
     return f"{text}: {message}" if isinstance(message, str) and message else f"{text}."
 
 
-def response_id_of(data: Mapping[str, Any]) -> str | None:
-    value = data.get("responseId")
-    return value if isinstance(value, str) and value else None
-
-
-def candidate_of(data: Any) -> dict[str, Any] | None:
-    if not isinstance(data, dict):
-        raise UnusableResponseError(f"expected a JSON object, got {type(data).__name__}")
-    candidates = data.get("candidates")
-    if candidates is None:
-        return None
-    if not isinstance(candidates, list) or not all(isinstance(c, dict) for c in candidates):
-        raise UnusableResponseError("candidates is not a list of objects")
-    return candidates[0] if candidates else None
-
-
-def parts_of(candidate: Mapping[str, Any]) -> list[dict[str, Any]]:
-    content = candidate.get("content")
-    if content is None:
+def _objects(value: Any, what: str) -> list[dict[str, Any]]:
+    """A list of JSON objects (none for ``null``), else an :class:`UnusableResponseError`."""
+    if value is None:
         return []
-    parts = content.get("parts") if isinstance(content, dict) else None
-    if parts is None:
-        return []
-    if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
-        raise UnusableResponseError("content.parts is not a list of objects")
-    return parts
-
-
-class Calls:
-    """Reads ``functionCall`` parts into the core's calls: tool names mapped back, synthetic
-    ids for calls without one (unique within the turn)."""
-
-    __slots__ = ("names", "prefix", "seen")
-
-    def __init__(self, names: Mapping[str, str], response_id: str | None, turn: int) -> None:
-        self.names = names
-        self.prefix = f"{response_id or 'gemini'}-{turn}-"
-        self.seen: set[str] = set()
-
-    def read(self, part: Mapping[str, Any], index: int) -> ToolCall:
-        call = part["functionCall"]
-        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-            raise UnusableResponseError("a functionCall part lacks its name")
-        call_id = wire_id(call)
-        if call_id is None or call_id in self.seen:
-            call_id = f"{self.prefix}{index}"
-        self.seen.add(call_id)
-        name = call["name"]
-        return ToolCall(call_id, self.names.get(name, name), _arguments(call.get("args")))
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise UnusableResponseError(f"{what} is not a list of objects")
+    return value
 
 
 def _arguments(args: Any) -> str | Mapping[str, Any]:
@@ -155,38 +114,154 @@ def _arguments(args: Any) -> str | Mapping[str, Any]:
 
 
 def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
-    candidate = candidate_of(data)
-    usage = usage_of(data.get("usageMetadata"))
-    response_id = response_id_of(data)
-    if candidate is None:
-        refusal = blocked(data.get("promptFeedback"))
-        if refusal is None:
-            raise UnusableResponseError("the response has no candidate and no block reason")
-        return ProviderTurn(
-            usage=usage, finish_reason="content_filter", refusal=refusal, response_id=response_id
-        )
-    parts = parts_of(candidate)
-    reader = Calls(prepared.names, response_id, prepared.turn)
-    texts: list[str] = []
-    calls: list[ToolCall] = []
-    for part in parts:
-        if "functionCall" in part:
-            calls.append(reader.read(part, len(calls)))
-        elif isinstance(part.get("text"), str) and part["text"] and not part.get("thought"):
-            texts.append(part["text"])
-    grounding = candidate.get("groundingMetadata")
-    hosted = (hosted_candidate(parts, grounding),) if prepared.hosted else ()
-    reason = candidate.get("finishReason")
-    if reason is None:
-        raise UnusableResponseError("the candidate has no finishReason")
-    finish, refusal = finish_of(reason, bool(calls), candidate.get("finishMessage"))
-    return ProviderTurn(
-        text="".join(texts) if texts else None,
-        tool_calls=tuple(calls),
-        hosted_items=hosted,
-        provider_items=tuple(parts),
-        usage=usage,
-        finish_reason=finish,
-        refusal=refusal,
-        response_id=response_id,
-    )
+    """The turn of a whole ``generateContent`` response."""
+    reading = Reading(prepared, whole=True)
+    return turn_from_deltas((*reading.chunk(data), *reading.end()))
+
+
+@dataclass(slots=True)
+class Reading:
+    """The reading of one answer: :meth:`chunk` with each response (or, as a stream's
+    translator, called with each event), then :meth:`end`.
+
+    Text arrives in slices in a stream; consecutive slices of one part (same ``thought`` flag,
+    the previous one without a ``thoughtSignature``, which rides on a part's last slice) are
+    joined again before they become a provider item, so the turn's parts equal the plain
+    response's (``whole``: one response, whose parts are kept as they are). Function calls
+    arrive whole. ``finishReason``, grounding and usage come with the last chunk: a chunk after
+    it cannot be placed in the turn and is an error, and so is a stream that ends without a
+    finish reason (or a block reason), never a short answer.
+    """
+
+    prepared: PreparedRequest
+    whole: bool = False
+    _pending: dict[str, Any] | None = field(default=None, init=False)
+    _parts: list[dict[str, Any]] = field(default_factory=list, init=False)
+    _prefix: str | None = field(default=None, init=False)
+    _ids: set[str] = field(default_factory=set, init=False)
+    _candidate: bool = field(default=False, init=False)
+    _count: int = field(default=0, init=False)
+    _final: dict[str, Any] | None = field(default=None, init=False)  # has the finishReason
+    _grounding: Any = field(default=None, init=False)
+    _blocked: str | None = field(default=None, init=False)
+    _usage: Usage = field(default_factory=Usage, init=False)
+    _response_id: str | None = field(default=None, init=False)
+
+    def __call__(self, event: SseEvent) -> Iterator[Delta]:
+        """The deltas of a stream's event (the stream's translator)."""
+        chunk = parse_json(event.data)
+        if isinstance(chunk, dict) and "error" in chunk:
+            raise _stream_error(chunk["error"])
+        yield from self.chunk(chunk)
+
+    def chunk(self, chunk: Any) -> Iterator[Delta]:
+        """The deltas of one response (a stream's chunk, or the whole answer)."""
+        if self._final is not None:
+            raise UnusableResponseError("a chunk arrived after the chunk carrying finishReason")
+        if not isinstance(chunk, dict):
+            raise UnusableResponseError(f"expected a JSON object, got {type(chunk).__name__}")
+        candidates = _objects(chunk.get("candidates"), "candidates")
+        if self._response_id is None:
+            self._response_id = wire_id(chunk, "responseId")
+        if "usageMetadata" in chunk:
+            self._usage = usage_of(chunk["usageMetadata"])
+        if self._blocked is None:
+            self._blocked = blocked(chunk.get("promptFeedback"))
+        if not candidates:
+            return
+        candidate, self._candidate = candidates[0], True
+        content = candidate.get("content")
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in _objects(parts, "content.parts"):
+            yield from self._part(part)
+        if candidate.get("finishReason") is not None:
+            self._final = candidate
+        if isinstance(candidate.get("groundingMetadata"), dict):
+            self._grounding = candidate["groundingMetadata"]
+
+    def _part(self, part: dict[str, Any]) -> Iterator[Delta]:
+        text = part.get("text")
+        if isinstance(text, str) and "functionCall" not in part:
+            if text and not part.get("thought"):
+                yield TextPiece(text)
+            pending = self._pending
+            if (
+                pending is not None
+                and not self.whole
+                and bool(pending.get("thought")) == bool(part.get("thought"))
+                and "thoughtSignature" not in pending
+                and set(part) <= {"text", "thought", "thoughtSignature"}
+            ):
+                self._pending = {**pending, **part, "text": pending["text"] + text}
+            else:
+                yield from self._flush()
+                self._pending = dict(part)
+            return
+        yield from self._flush()
+        self._parts.append(part)
+        call = self._call(part["functionCall"]) if "functionCall" in part else ()
+        yield ProviderItem(part)
+        yield from call
+
+    def _call(self, call: Any) -> tuple[Delta, ...]:
+        """A ``functionCall``: its tool name mapped back, a synthetic id when it has none or
+        one seen before in the turn (``<responseId>-<turn>-<index>``)."""
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            raise UnusableResponseError("a functionCall part lacks its name")
+        if self._prefix is None:
+            self._prefix = f"{self._response_id or 'gemini'}-{self.prepared.turn}-"
+        call_id = wire_id(call)
+        if call_id is None or call_id in self._ids:
+            call_id = f"{self._prefix}{self._count}"
+        self._ids.add(call_id)
+        name = self.prepared.names.get(call["name"], call["name"])
+        index, self._count = self._count, self._count + 1
+        arguments = _arguments(call.get("args"))
+        return ToolCallBegun(index, call_id, name), ToolCallReady(index, arguments)
+
+    def _flush(self) -> Iterator[Delta]:
+        if self._pending is not None:
+            self._parts.append(self._pending)
+            yield ProviderItem(self._pending)
+            self._pending = None
+
+    def end(self) -> Iterator[Delta]:
+        """The deltas that close the turn, once the answer has no more chunks."""
+        yield from self._flush()
+        final = self._final
+        if final is None:
+            problem = self._unfinished()
+            if problem is not None:
+                raise UnusableResponseError(problem)
+            yield RefusalPiece(str(self._blocked))
+            yield TurnEnd(self._usage, "content_filter", self._response_id)
+            return
+        if self.prepared.hosted:  # the codecs' item: the candidate's parts and grounding
+            candidate = {"content": {"role": "model", "parts": [dict(p) for p in self._parts]}}
+            if self._grounding is not None:
+                candidate["groundingMetadata"] = self._grounding
+            yield ProviderItem(candidate, echo=False, hosted=True)
+        reason, message = final["finishReason"], final.get("finishMessage")
+        finish, refusal = finish_of(reason, self._count > 0, message)
+        if refusal is not None:
+            yield RefusalPiece(refusal)
+        yield TurnEnd(self._usage, finish, self._response_id)
+
+    def _unfinished(self) -> str | None:
+        """What is wrong with an answer without a finish reason; None for a blocked prompt."""
+        if self.whole and self._candidate:
+            return "the candidate has no finishReason"
+        if self.whole and self._blocked is None:
+            return "the response has no candidate and no block reason"
+        if not self.whole and (self._blocked is None or self._count):
+            return "the stream ended without a finish reason; the answer is incomplete"
+        return None
+
+
+def _stream_error(error: Any) -> StreamFailedError:
+    if not isinstance(error, dict):
+        return StreamFailedError(str(error))
+    code = error.get("code")
+    status = code if isinstance(code, int) and not isinstance(code, bool) else None
+    detail = error_detail(error.get("status"), error.get("message"), error)
+    return StreamFailedError(detail, status=status)

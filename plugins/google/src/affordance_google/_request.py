@@ -38,20 +38,12 @@ _BUILT_FIELDS = frozenset(
 _CHOICE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _PART_KEYS = frozenset(
     {
-        "text",
-        "functionCall",
-        "functionResponse",
-        "executableCode",
-        "codeExecutionResult",
-        "inlineData",
-        "fileData",
-        "thought",
-        "thoughtSignature",
-        "toolCall",
-        "toolResponse",
+        *("text", "functionCall", "functionResponse", "executableCode", "codeExecutionResult"),
+        *("inlineData", "fileData", "thought", "thoughtSignature", "toolCall", "toolResponse"),
         "videoMetadata",
     }
 )
+"""The fields of a Gemini part: a provider item with one of them (and no ``type``) is one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +89,9 @@ def build_body(
             body["toolConfig"] = tool_config
     generation: dict[str, Any] = {}
     if request.output_schema is not None:
-        formatted = adapter.output_format(request.output_schema, request.output_name)
-        generation.update(formatted.wire)
-    if settings.max_tokens is not None:
-        generation["maxOutputTokens"] = settings.max_tokens
-    if settings.temperature is not None:
-        generation["temperature"] = settings.temperature
+        generation.update(adapter.output_format(request.output_schema, request.output_name).wire)
+    options = {"maxOutputTokens": settings.max_tokens, "temperature": settings.temperature}
+    generation.update((key, value) for key, value in options.items() if value is not None)
     if generation:
         body["generationConfig"] = generation
     hosted.merge_into(body, built=_BUILT_FIELDS)
@@ -132,27 +121,22 @@ def _contents(
 ) -> list[dict[str, Any]]:
     contents: list[dict[str, Any]] = []
     pairing: dict[str, tuple[str | None, str]] = {}
-    responses: list[dict[str, Any]] = []
+    responses: list[dict[str, Any]] | None = None  # the parts of the current results' content
     for message in messages:
         if isinstance(message, ToolResultMessage):
+            if responses is None:
+                responses = []
+                contents.append({"role": "user", "parts": responses})
             responses.append(_function_response(adapter, message, pairing, declared))
             continue
-        if responses:
-            contents.append({"role": "user", "parts": responses})
-            responses = []
+        responses = None
         if isinstance(message, UserMessage):
             contents.append({"role": "user", "parts": [{"text": message.text}]})
         elif isinstance(message, AssistantMessage):
             parts, pairing = _model_parts(message, declared)
             if parts:
                 contents.append({"role": "model", "parts": parts})
-    if responses:
-        contents.append({"role": "user", "parts": responses})
     return contents
-
-
-def _is_part(item: Mapping[str, Any]) -> bool:
-    return "type" not in item and any(key in _PART_KEYS for key in item)
 
 
 def _model_parts(
@@ -160,7 +144,8 @@ def _model_parts(
 ) -> tuple[list[Any], dict[str, tuple[str | None, str]]]:
     """The model turn's parts (its own, or built from its text and calls when it was recorded
     elsewhere), and for each call id the ``(wire id or None, wire name)`` its result answers."""
-    parts: list[Any] = [item for item in message.provider_items if _is_part(item)]
+    items = message.provider_items
+    parts: list[Any] = [i for i in items if "type" not in i and not _PART_KEYS.isdisjoint(i)]
     calls = [part["functionCall"] for part in parts if isinstance(part.get("functionCall"), dict)]
     if parts and len(calls) == len(message.tool_calls):
         pairing = {

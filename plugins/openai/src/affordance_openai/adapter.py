@@ -1,14 +1,14 @@
 """``OpenAIAdapter``: evaluates prompts with OpenAI's Responses (default) or Chat Completions API.
 
-The adapter only translates: :mod:`._responses` and :mod:`._chat` say where each part of the
-body goes (:mod:`._body` builds it) and read the answer back into a ``ProviderTurn``; the
-function declarations, tool-result text and output formats come from the serializers the
-plugin registry resolves (:mod:`.serializers` by default); the loop, tool execution and
-confirmations are the core's. Requests go through the SDK client's public ``post`` with our
-ready JSON body (:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed
-once with ``json.loads``: the SDK still owns auth, base URL, headers, timeouts and retries, but
-neither re-walks our body against its TypedDicts nor builds pydantic models we would only dump
-again (see ``specs/adapters/openai.md`` for the measurements).
+The adapter only translates: :mod:`._request` builds each API's request body and
+:mod:`._reply` reads its answer, whole or streamed; the function declarations, tool-result text
+and output formats come from the serializers the plugin registry resolves (:mod:`.serializers`
+by default); the loop, tool execution and confirmations are the core's. Requests go through the
+SDK client's public ``post`` with our ready JSON body
+(:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed once with
+``json.loads``: the SDK still owns auth, base URL, headers, timeouts and retries, but neither
+re-walks our body against its TypedDicts nor builds pydantic models we would only dump again
+(see ``specs/adapters/openai.md`` for the measurements).
 """
 
 from __future__ import annotations
@@ -20,23 +20,19 @@ from typing import Any, ClassVar, Literal
 import openai
 
 from affordance.adapters import (
-    ClientPair,
     ModelRequest,
     PreparedRequest,
     ProviderTurn,
     RequestSettings,
     SerializerFactories,
-    StainlessTransport,
+    StainlessSdk,
     Translate,
     WireAdapter,
     check_model,
     withhold_bodies,
 )
 from affordance.tools import Tool
-from affordance_openai import _chat, _responses
-from affordance_openai._body import build_body
-from affordance_openai._chat_stream import ChatStream
-from affordance_openai._responses_stream import ResponsesStream
+from affordance_openai._request import CHAT, RESPONSES, build_body
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,
     OpenAIToolResultSerializer,
@@ -48,6 +44,8 @@ __all__ = ["OpenAIAdapter"]
 Api = Literal["responses", "chat"]
 
 withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
+
+_SDK = StainlessSdk(openai, openai.OpenAI, openai.AsyncOpenAI, openai.OpenAIError, "x-request-id")
 
 
 class OpenAIAdapter(WireAdapter[PreparedRequest]):
@@ -97,21 +95,13 @@ class OpenAIAdapter(WireAdapter[PreparedRequest]):
         if max_output_tokens is not None and max_output_tokens < 1:
             raise ValueError(f"max_output_tokens must be positive, got {max_output_tokens}")
         self.api: Api = api
-        self.clients = ClientPair.of(
+        self.shape = RESPONSES if api == "responses" else CHAT
+        self.clients, self.transport = _SDK.connect(
             client,
             async_client,
             provider=self.name,
-            sync_type=openai.OpenAI,
-            async_type=openai.AsyncOpenAI,
+            path=self.shape.path,
             close_clients=close_clients,
-        )
-        self.transport = StainlessTransport.of(
-            openai,
-            self.clients,
-            path="/responses" if api == "responses" else "/chat/completions",
-            provider=self.name,
-            sdk_error=openai.OpenAIError,
-            request_id_header="x-request-id",
         )
         self.settings = RequestSettings(
             model, max_output_tokens, temperature, dict(extra_body or {})
@@ -125,30 +115,17 @@ class OpenAIAdapter(WireAdapter[PreparedRequest]):
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The function declarations as this adapter's API sends them (flat for Responses,
         nested under ``function`` for Chat), from the resolved tool serializer."""
-        shape = _responses.RESPONSES if self.api == "responses" else _chat.CHAT
-        return [copy.deepcopy(dict(shape.function(self.declaration(t).wire))) for t in tools]
+        function = self.shape.function
+        return [copy.deepcopy(dict(function(self.declaration(t).wire))) for t in tools]
 
     # -- the wire format ---------------------------------------------------------------------
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
-        """The request body for ``request``, and what reading its answer needs. A streamed
-        Chat request asks for the usage chunk (Responses always sends usage)."""
-        if self.api == "chat":
-            prepared = build_body(self, request, self.settings, _chat.CHAT)
-            if stream:
-                prepared.body["stream"] = True
-                prepared.body.setdefault("stream_options", {"include_usage": True})
-            return prepared
-        prepared = build_body(self, request, self.settings, _responses.RESPONSES)
-        if stream:
-            prepared.body["stream"] = True
-        return prepared
+        """The request body for ``request``, and what reading its answer needs."""
+        return build_body(self, request, self.settings, self.shape, stream=stream)
 
     def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        parse = _responses.parse_body if self.api == "responses" else _chat.parse_body
-        return parse(data, prepared)
+        return self.shape.parse(data, prepared)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
-        if self.api == "responses":
-            return ResponsesStream(hosted=prepared.hosted)
-        return ChatStream(hosted=prepared.hosted)
+        return self.shape.reply(hosted=prepared.hosted)

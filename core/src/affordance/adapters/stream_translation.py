@@ -1,0 +1,112 @@
+"""The base of a provider's stream translator: what every streamed turn keeps track of, and typed
+events read through a table of handlers.
+
+A translator (:data:`~affordance.adapters.wire.Translate`) turns each event of one streamed
+answer into the core's deltas; the core assembles the turn from them. Whatever the wire format,
+a translator keeps the same few things while the events arrive and refuses the same mistakes,
+so :class:`StreamTranslator` holds them once:
+
+- the function calls begun, ``(call id, name)`` by the provider's stream index (Chat's
+  tool-call ``index``, Responses' ``output_index``, a Messages content block's ``index``): a
+  call without a string id and name is refused, and so is a second call begun at an index
+  already used — it cannot be placed, and is never folded into the first;
+- whether a refusal came, and the finish (stop) reason and response id as the provider last
+  reported them, for the :class:`~affordance.runtime.model.deltas.TurnEnd`.
+
+A stream of typed events (a JSON object per event, named by its ``type``, else by the SSE
+``event:`` line) is read declaratively: a subclass maps each type it reads to a handler in
+:attr:`StreamTranslator.handlers`, and any other type goes to :meth:`StreamTranslator.other`
+(nothing, unless the subclass reads a family of types there). An event that is no JSON object,
+or that its handler cannot read as documented (a key missing, a value of the wrong kind), is an
+:class:`~affordance.adapters.decoding.UnusableResponseError` naming the event; a handler reads
+the fields it needs of a kind with readers :func:`event_field` makes. A format without
+typed events (Chat Completions' chunks) overrides ``__call__`` and keeps the bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeAlias, TypeVar
+
+from affordance.adapters.decoding import UnusableResponseError, parse_json
+from affordance.adapters.sse import SseEvent
+from affordance.runtime.model.deltas import Delta, RefusalPiece, ToolCallBegun
+
+__all__ = ["EventHandler", "StreamTranslator", "event_field"]
+
+T = TypeVar("T")
+
+EventHandler: TypeAlias = "Callable[[Any, dict[str, Any]], Sequence[Delta]]"
+"""The handler of one event type: the translator and the event's object in, the event's deltas
+out — built before it returns (a tuple or a list, not a generator), so that what goes wrong
+while it reads the event is reported as the event's."""
+
+
+class StreamTranslator:
+    """One streamed answer, event by event: call it with each SSE event."""
+
+    __slots__ = ("calls", "reason", "refused", "response_id")
+
+    handlers: ClassVar[Mapping[str, EventHandler]] = {}
+    """Each event type this translator reads, and its handler."""
+
+    def __init__(self) -> None:
+        self.calls: dict[int, tuple[str, str]] = {}
+        """The calls begun so far: ``(call id, name)`` by stream index."""
+        self.refused = False
+        self.reason: Any = None
+        """The finish (stop) reason, as the provider last reported it."""
+        self.response_id: str | None = None
+
+    def __call__(self, event: SseEvent) -> Sequence[Delta]:
+        """The deltas of one typed event, from the handler of its type."""
+        data = parse_json(event.data)
+        if type(data) is not dict:
+            raise UnusableResponseError(f"an event is {type(data).__name__}, not an object")
+        kind = data.get("type") or event.event
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        try:
+            return self.other(kind, data) if handler is None else handler(self, data)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise UnusableResponseError(f"a {kind} event is not shaped as documented") from error
+
+    def other(self, kind: object, data: dict[str, Any]) -> Sequence[Delta]:
+        """The deltas of an event no handler reads: none. A subclass reads a family of types
+        here (Responses' ``response.<tool>_call.<status>``)."""
+        return ()
+
+    def begin_call(
+        self,
+        index: int,
+        call_id: object,
+        name: object,
+        *,
+        lacking: str,
+        twice: str = "a second call began at index {index}",
+    ) -> ToolCallBegun:
+        """The call begun at ``index``. Refused when its id or name is no string (``lacking``
+        says so) or a call began there already (``twice``, with ``{index}`` filled in)."""
+        if not isinstance(call_id, str) or not isinstance(name, str):
+            raise UnusableResponseError(lacking)
+        if index in self.calls:
+            raise UnusableResponseError(twice.format(index=index))
+        self.calls[index] = (call_id, name)
+        return ToolCallBegun(index, call_id, name)
+
+    def refusal(self, text: str) -> RefusalPiece:
+        """A piece of a refusal, noted: the finish reason may depend on it."""
+        self.refused = True
+        return RefusalPiece(text)
+
+
+def event_field(key: str, kind: type[T]) -> Callable[[Mapping[str, Any]], T]:
+    """The reader of an event's field ``key``, a ``kind`` (``int`` for an index, ``str`` for a
+    piece of text): an event without one is unusable, named by its type."""
+
+    def read(event: Mapping[str, Any]) -> T:
+        value = event.get(key)
+        if not isinstance(value, kind):
+            raise UnusableResponseError(f"a {event.get('type')} event lacks its {key}")
+        return value
+
+    return read

@@ -1,0 +1,173 @@
+"""Gemini through ``google-genai``'s own HTTP layer: one attempt at a time, the failures it
+raises, and the client built from the environment.
+
+Requests go through the SDK's ``BaseApiClient`` (``client._api_client``), which owns auth (API
+key or Google credentials), base URL, headers, API version and timeouts — with the body already
+in its wire form and the answer parsed once with ``json.loads``. The typed
+``client.models.generate_content`` would validate the body into pydantic models, convert it
+back to a dict, and build a pydantic response we would only read back into dicts: that costs
+more than the rest of a request (see ``specs/adapters/google.md`` for the measurements). The
+methods used (``request``, ``async_request``, ``_build_request``, ``_request``,
+``_async_request``) are private but unchanged from the SDK floor to the latest release; the
+test matrix runs both.
+
+Retries are the adapter's (core's :class:`RetryingTransport` and :class:`SdkFailures`, which
+this module tells what an ``APIError`` says): ``google-genai`` retries nothing unless its client
+has ``retry_options``, ignores ``Retry-After`` even then, and lets timeouts and connection
+errors through as the raw exceptions of its HTTP library (``httpx2`` for 3.x, ``httpx`` before,
+``aiohttp`` as the async transport). Each request asks the SDK for one attempt, so the budget is
+never multiplied. A 429's wait comes from its ``Retry-After`` header, or else from the
+``google.rpc.RetryInfo`` detail in the body (``"retryDelay": "26s"``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from google import genai
+from google.genai import _transformers, errors, types
+from google.genai.client import AsyncClient
+
+from affordance.adapters import (
+    HttpFailure,
+    IdentityCache,
+    ModelRequest,
+    SdkFailures,
+    require_api_key,
+    retry_after_seconds,
+)
+
+__all__ = ["API_KEY_VARIABLES", "FAILURES", "Exchange", "client_from_environment"]
+
+API_KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+"""Where ``genai.Client()`` reads a Developer API key (``ProviderSpec.api_key_env`` too)."""
+
+
+class _Route:
+    """What one SDK api client needs per request: the two paths and the options it lacks."""
+
+    __slots__ = ("options", "path", "stream_path")
+
+    def __init__(self, api: Any, model: str, api_version: str | None) -> None:
+        resource = _transformers.t_model(api, model)
+        self.path = f"{resource}:generateContent"
+        self.stream_path = f"{resource}:streamGenerateContent?alt=sse"
+        # One attempt per SDK call: the adapter's retry budget is the only one. The API
+        # version applies to the Developer API (Vertex AI has its own versions). Options the
+        # client already has are not passed again: the SDK merges per-request options into
+        # the client's on every request, which costs more than the rest of sending it.
+        own = api._http_options
+        version = None if api.vertexai else api_version
+        same_version = version is None or getattr(own, "api_version", None) == version
+        no_retries = getattr(own, "retry_options", None) is None  # the SDK's default: 1 attempt
+        self.options: types.HttpOptions | None = (
+            None
+            if same_version and no_retries
+            else types.HttpOptions(
+                api_version=version, retry_options=types.HttpRetryOptions(attempts=1)
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One attempt through the SDK's own HTTP layer (the :class:`RetryingTransport`'s
+    ``Exchange``), on the route of the client's api client."""
+
+    model: str
+    api_version: str | None
+    _routes: IdentityCache[Any, _Route] = field(default_factory=IdentityCache, init=False)
+
+    def attempt(
+        self, client: Any, body: Any, request: ModelRequest, *, stream: bool
+    ) -> Callable[[], Any]:
+        api = client._api_client
+        route = self._routes.get(api) or self._routes.put(
+            api, _Route(api, self.model, self.api_version)
+        )
+        # The SDK merges a client-level ``extra_body`` into the body in place: it gets a copy
+        # then (our declarations are shared between requests).
+        extra = getattr(api._http_options, "extra_body", None)
+        sent = copy.deepcopy(body) if extra else dict(body)
+        options = route.options
+        remaining = request.timeout()
+        if remaining is not None:  # the deadline bounds the HTTP timeout (milliseconds)
+            timeout = max(1, int(remaining * 1000))
+            options = (
+                types.HttpOptions(timeout=timeout)
+                if options is None
+                else options.model_copy(update={"timeout": timeout})
+            )
+        asynchronous = isinstance(client, AsyncClient)
+        if not stream:
+            send = api.async_request if asynchronous else api.request
+            return lambda: send("post", route.path, sent, options)
+        send = api._async_request if asynchronous else api._request
+        return lambda: send(
+            api._build_request("post", route.stream_path, sent, options), options, stream=True
+        )
+
+    def content(self, answer: Any) -> bytes:
+        body = answer.body
+        return body.encode() if isinstance(body, str) else bytes(body or b"")
+
+    def headers(self, answer: Any) -> Any:
+        return answer.headers
+
+    def raw_response(self, answer: Any) -> Any:
+        return answer.response_stream
+
+
+TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+"""Statuses worth another attempt: the ones ``google-genai``'s own retry options use."""
+
+REQUEST_ID_HEADERS = ("x-request-id", "x-goog-request-id")
+"""Where a response may carry a request id (Google rarely sends one)."""
+
+
+def api_failure(error: Exception) -> HttpFailure | None:
+    """What an ``APIError`` says: its code, ``status`` and message, the response's headers and
+    text (else the parsed details), and the ``RetryInfo`` wait."""
+    if not isinstance(error, errors.APIError):
+        return None
+    text = getattr(error.response, "text", None)
+    if not isinstance(text, str):
+        text = "" if error.details is None else str(error.details)
+    headers = getattr(error.response, "headers", None)
+    wait = _retry_info_delay(error.details)
+    return HttpFailure(error.code, error.status, error.message, headers, text, wait)
+
+
+def _retry_info_delay(details: Any) -> float | None:
+    """``retryDelay`` of a ``google.rpc.RetryInfo`` detail (``"26s"``, ``"0.5s"``)."""
+    error = details.get("error", details) if isinstance(details, dict) else None
+    entries = error.get("details") if isinstance(error, dict) else None
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, dict) or not str(entry.get("@type", "")).endswith("RetryInfo"):
+            continue
+        delay = entry.get("retryDelay")
+        if isinstance(delay, str) and delay.endswith("s"):
+            seconds = retry_after_seconds(delay[:-1])
+            if seconds is not None:
+                return seconds
+    return None
+
+
+FAILURES = SdkFailures("google", api_failure, TRANSIENT_STATUSES, REQUEST_ID_HEADERS)
+"""What is transient (the adapter's retry budget takes it), and what is left of a failure."""
+
+
+def client_from_environment() -> genai.Client:
+    """A ``genai.Client()`` from the environment. A Developer API without a key is refused
+    first: ``genai.Client()`` would raise too, but older SDKs then also report an error from
+    the half-built client's ``__del__``."""
+    require_api_key(
+        API_KEY_VARIABLES,
+        switches=("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"),
+        hint=" (or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and "
+        "GOOGLE_CLOUD_LOCATION for Vertex AI)",
+    )
+    return genai.Client()

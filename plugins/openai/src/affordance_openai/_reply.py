@@ -1,0 +1,339 @@
+"""Reading an OpenAI answer, on either API: a stream's events, and a whole answer as what a
+stream of it would bring, by one translator per API, so a plain turn and a streamed one are
+built by the same code.
+
+**Responses**: the stream's typed events are read through a table of handlers (core's
+:class:`~affordance.adapters.StreamTranslator`). The model's output items (reasoning,
+hosted-tool calls, messages, function calls) are kept verbatim, in order, as the turn's items
+to echo back — and for the hosted-tool codecs when hosted tools were declared. Streamed, text,
+refusals and function-call arguments arrive as ``*.delta`` events and each finished item as
+``response.output_item.done``; hosted tools report progress as
+``response.<kind>_call.<status>``; the turn ends with ``response.completed`` or
+``response.incomplete``; ``response.failed`` and ``error`` events are the provider reporting a
+failure mid-stream. Other events repeat what arrives elsewhere.
+
+**Chat Completions**: a whole completion is the one chunk it would be (its ``message`` standing
+for the chunk's ``delta``). With ``stream_options.include_usage`` the usage arrives in a last
+chunk whose ``choices`` is empty, before ``data: [DONE]``; the turn ends at ``[DONE]``. Tool
+calls arrive as fragments keyed by ``index`` (a whole message's by their place): the first
+carries the id and name, the rest pieces of the arguments text (a fragment naming another call
+at an index already begun is refused, never folded in). An ``{"error": ...}`` chunk is the
+provider reporting a failure mid-stream; a stream with no choice in any chunk is unusable, as a
+completion with no choices is. Hosted tools (web search on search models) are read from one
+``message`` item, the answer text and its ``annotations``, built the same way from a completion
+and from a stream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from affordance.adapters import (
+    NO_USAGE,
+    Delta,
+    EventHandler,
+    HostedActivity,
+    PreparedRequest,
+    ProviderItem,
+    ProviderTurn,
+    SseEvent,
+    StreamFailedError,
+    StreamTranslator,
+    TextPiece,
+    ToolCallArguments,
+    ToolCallReady,
+    TurnEnd,
+    UnusableResponseError,
+    Usage,
+    UsageFields,
+    describe_error_body,
+    event_field,
+    expect,
+    finish_reason,
+    parse_json,
+    string_or_none,
+    turn_from_deltas,
+)
+
+__all__ = ["ChatReply", "ResponsesReply", "parse_completion", "parse_response"]
+
+# -- Responses ---------------------------------------------------------------------------------
+
+_INCOMPLETE_REASONS = {"max_output_tokens": "length"}  # the others are the core's words already
+
+_index = event_field("output_index", int)  # the output item an event is about
+_delta = event_field("delta", str)  # an event's piece of text
+
+_responses_usage = UsageFields(
+    input=("input_tokens",),
+    output=("output_tokens",),
+    cached=("input_tokens_details.cached_tokens",),
+    reasoning=("output_tokens_details.reasoning_tokens",),
+).read
+
+
+def parse_response(data: Any, prepared: PreparedRequest) -> ProviderTurn:
+    """A whole response: the turn its output items make, read as a stream brings them."""
+    data = expect(data, dict, "expected a JSON object, got {type}")
+    status = data.get("status")
+    if status == "failed":
+        raise UnusableResponseError(_failure(data))
+    if status not in ("completed", "incomplete", None):
+        raise UnusableResponseError(f"the response is {status!r}, not completed")
+    output = expect(data.get("output"), list, "the response has no output list")
+    reply = ResponsesReply(hosted=prepared.hosted)
+    deltas: list[Delta] = []
+    for index, entry in enumerate(output):
+        item = expect(entry, dict, "an output item is not an object")
+        deltas.extend([*reply.added(index, item), *reply.message(item), *reply.done(index, item)])
+    deltas.extend(reply.finish(data))
+    return turn_from_deltas(deltas)
+
+
+class ResponsesReply(StreamTranslator):
+    """The translation of one Responses answer; call it with each SSE event."""
+
+    __slots__ = ("_complete", "_hosted")
+
+    def __init__(self, *, hosted: bool) -> None:
+        super().__init__()
+        self._hosted = hosted
+        self._complete: set[int] = set()  # the output indexes whose item is complete
+
+    def added(self, index: int, item: Any) -> Sequence[Delta]:
+        """An output item begins: a function call, its id and name."""
+        if not isinstance(item, dict) or item.get("type") != "function_call":
+            return ()
+        lacking = "a function_call item lacks call_id or name"
+        twice = "a second function_call item was added at output_index {index}"
+        call_id, name = item.get("call_id"), item.get("name")
+        return (self.begin_call(index, call_id, name, lacking=lacking, twice=twice),)
+
+    def message(self, item: Mapping[str, Any]) -> list[Delta]:
+        """The text and refusal of a whole ``message`` item (a stream sends them as deltas)."""
+        if item.get("type") != "message":
+            return []
+        content = expect(item.get("content") or [], list, "a message's content is not a list")
+        out: list[Delta] = []
+        for entry in content:
+            part = expect(entry, dict, "a message part is not an object")
+            if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                out.append(TextPiece(part["text"]))
+            elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                out.append(self.refusal(part["refusal"]))
+        return out
+
+    def done(self, index: int, item: dict[str, Any]) -> Sequence[Delta]:
+        """An output item is complete: kept to echo, and a function call made ready."""
+        if index in self._complete:
+            raise UnusableResponseError(f"a second item was done at output_index {index}")
+        self._complete.add(index)
+        if index not in self.calls:
+            return (ProviderItem(item, echo=True, hosted=self._hosted),)
+        arguments = item.get("arguments")
+        ready = ToolCallReady(index, None if arguments is None else _arguments(arguments))
+        return ProviderItem(item, echo=True, hosted=self._hosted), ready
+
+    def finish(self, response: Mapping[str, Any]) -> Sequence[Delta]:
+        """The turn's end, from the (completed or incomplete) response object."""
+        if response.get("status") == "incomplete":
+            details = response.get("incomplete_details")
+            reason = (details.get("reason") if isinstance(details, dict) else None) or "incomplete"
+        else:
+            reason = "refusal" if self.refused else None
+        finished = finish_reason(reason, _INCOMPLETE_REASONS, calls=bool(self.calls))
+        usage = _responses_usage(response.get("usage"))
+        return (TurnEnd(usage, finished, string_or_none(response.get("id"))),)
+
+    def other(self, kind: object, data: dict[str, Any]) -> Sequence[Delta]:
+        """``response.web_search_call.searching`` and the like: a hosted tool at work."""
+        parts = kind.split(".") if isinstance(kind, str) else ()
+        if len(parts) != 3 or parts[0] != "response" or not parts[1].endswith("_call"):
+            return ()
+        return (HostedActivity(parts[1], parts[2], string_or_none(data.get("item_id"))),)
+
+    def _done(self, data: dict[str, Any]) -> Sequence[Delta]:
+        item = expect(data.get("item"), dict, "an output_item.done event has no item")
+        return self.done(_index(data), item)
+
+    def _final(self, data: dict[str, Any]) -> Sequence[Delta]:
+        return self.finish(
+            expect(data.get("response"), dict, "the final event carries no response")
+        )
+
+    def _failed(self, data: dict[str, Any]) -> Sequence[Delta]:
+        response = data.get("response")
+        raise StreamFailedError(_failure(response if isinstance(response, dict) else {}))
+
+    def _error(self, data: dict[str, Any]) -> Sequence[Delta]:
+        raise StreamFailedError(describe_error_body(data, str(data.get("message")), ("code",)))
+
+    handlers: ClassVar[Mapping[str, EventHandler]] = {
+        "response.output_text.delta": lambda self, data: (TextPiece(_delta(data)),),
+        "response.function_call_arguments.delta": lambda self, data: (
+            ToolCallArguments(_index(data), _delta(data)),
+        ),
+        "response.refusal.delta": lambda self, data: (self.refusal(_delta(data)),),
+        "response.output_item.added": lambda self, data: self.added(_index(data), data.get("item")),
+        "response.output_item.done": _done,
+        "response.completed": _final,
+        "response.incomplete": _final,
+        "response.failed": _failed,
+        "error": _error,
+    }
+
+
+def _failure(response: Mapping[str, Any]) -> str:
+    """What a failed response says about its failure."""
+    detail = describe_error_body({"error": response.get("error")}, "", ("code",))
+    return f"the response failed: {detail}" if detail else "the response failed"
+
+
+# -- Chat Completions --------------------------------------------------------------------------
+
+_FINISH_REASONS = {"function_call": "tool_calls"}  # the others are the core's words already
+
+_chat_usage = UsageFields(
+    input=("prompt_tokens",),
+    output=("completion_tokens",),
+    cached=("prompt_tokens_details.cached_tokens",),
+    reasoning=("completion_tokens_details.reasoning_tokens",),
+).read
+
+
+def parse_completion(data: Any, prepared: PreparedRequest) -> ProviderTurn:
+    """A whole completion: the turn its one chunk makes."""
+    data = expect(data, dict, "expected a JSON object, got {type}")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise UnusableResponseError("the completion has no choices")
+    expect(choices[0].get("message"), dict, "the first choice has no message")
+    reply = ChatReply(hosted=prepared.hosted)
+    return turn_from_deltas([*reply.read(data, "message"), *reply.finish()])
+
+
+class ChatReply(StreamTranslator):
+    """The translation of one Chat Completions answer; call it with each SSE event."""
+
+    __slots__ = ("_annotations", "_chosen", "_hosted", "_text", "_usage")
+
+    def __init__(self, *, hosted: bool = False) -> None:
+        super().__init__()
+        self._hosted = hosted
+        self._text: list[str] = []
+        self._annotations: Any = []  # a list, unless the provider sent something else
+        self._chosen = False
+        self._usage: Usage = NO_USAGE
+
+    def __call__(self, event: SseEvent) -> Sequence[Delta]:
+        if event.data == "[DONE]":
+            return self.finish()
+        chunk = expect(parse_json(event.data), dict, "a chunk is {type}, not an object")
+        error = chunk.get("error")
+        if error is not None:
+            raise StreamFailedError(describe_error_body({"error": error}, str(error)))
+        return self.read(chunk, "delta")
+
+    def read(self, chunk: dict[str, Any], part: str) -> Sequence[Delta]:
+        """The deltas of a chunk (``part`` is ``"delta"``) or of a whole completion
+        (``"message"``)."""
+        if self.response_id is None:
+            self.response_id = string_or_none(chunk.get("id"))
+        if isinstance(chunk.get("usage"), dict):
+            self._usage = _chat_usage(chunk["usage"])
+        choices = chunk.get("choices")
+        if not choices:
+            return ()
+        choices = expect(choices, list, "a chunk's choices are not a list")
+        choice = expect(choices[0], dict, "a chunk's choice is not an object")
+        self._chosen = True
+        if choice.get("finish_reason"):
+            self.reason = choice["finish_reason"]
+        delta = choice.get(part)
+        return self._deltas(delta, part == "message") if isinstance(delta, dict) else ()
+
+    def _deltas(self, delta: dict[str, Any], whole: bool) -> Sequence[Delta]:
+        text = _text(delta.get("content"))
+        calls = delta.get("tool_calls")
+        if not calls and delta.get("refusal") is None and not self._hosted:  # most chunks
+            return (TextPiece(text),) if text else ()
+        out: list[Delta] = []
+        if text:
+            out.append(TextPiece(text))
+            if self._hosted:
+                self._text.append(text)
+        annotations = delta.get("annotations")
+        if self._hosted and annotations is not None:
+            if isinstance(annotations, list) and isinstance(self._annotations, list):
+                self._annotations.extend(annotations)
+            else:  # passed on as it came, for the codec to skip with its warning
+                self._annotations = annotations
+        refusal = delta.get("refusal")
+        if isinstance(refusal, str) and refusal:
+            out.append(self.refusal(refusal))
+        calls = expect(calls or [], list, "a chunk's tool calls are not a list")
+        for place, fragment in enumerate(calls):
+            out.extend(self._call_fragment(fragment, place if whole else None))
+        return out
+
+    def _call_fragment(self, fragment: Any, place: int | None) -> list[Delta]:
+        fragment = expect(fragment, dict, "a tool call is not an object")
+        index = fragment.get("index") if place is None else place
+        if not isinstance(index, int):
+            raise UnusableResponseError("a tool call fragment lacks its index")
+        if fragment.get("type", "function") != "function":
+            return []  # custom (grammar) tools are never declared by this adapter
+        problem = "a tool call fragment's function is not an object"
+        function = expect(fragment.get("function") or {}, dict, problem)
+        out: list[Delta] = []
+        call_id, name = fragment.get("id"), function.get("name")
+        begun = self.calls.get(index)
+        if begun is None:
+            lacking = "a tool call's first fragment lacks its id or name"
+            out.append(self.begin_call(index, call_id, name, lacking=lacking))
+        elif (call_id or begun[0]) != begun[0] or (name or begun[1]) != begun[1]:
+            # A later fragment may repeat its call's id and name; naming another call, it is
+            # a second call at an index still open, which cannot be placed.
+            raise UnusableResponseError(
+                f"a tool call fragment at index {index} names another call than the one "
+                "begun there; two calls cannot share an index"
+            )
+        arguments = _arguments(function.get("arguments"))
+        if arguments:
+            out.append(ToolCallArguments(index, arguments))
+        return out
+
+    def finish(self) -> list[Delta]:
+        """The end of the answer: each call ready, the hosted item, the turn's end."""
+        if not self._chosen:
+            raise UnusableResponseError("the stream carried no choices")
+        out: list[Delta] = [ToolCallReady(index) for index in self.calls]
+        if self._hosted:
+            item = {"type": "message", "content": "".join(self._text)}
+            item["annotations"] = self._annotations
+            out.append(ProviderItem(item, echo=False, hosted=True))
+        reason = "refusal" if self.refused else self.reason
+        finished = finish_reason(reason, _FINISH_REASONS, calls=bool(self.calls))
+        out.append(TurnEnd(self._usage, finished, self.response_id))
+        return out
+
+
+def _text(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts, as some compatible servers send
+        texts = [
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        ]
+        return "".join(texts) if texts else None
+    return None
+
+
+def _arguments(value: Any) -> str:
+    """A call's arguments as received: JSON text, even invalid (the executor reports that to
+    the model). Some OpenAI-compatible servers send an object instead; it becomes its JSON."""
+    if isinstance(value, str):
+        return value
+    return "" if value is None else json.dumps(value)

@@ -1,0 +1,226 @@
+"""The request body of both OpenAI APIs: one skeleton (:func:`build_body`), and where each API
+puts each part (:data:`RESPONSES`, :data:`CHAT`).
+
+Chat Completions and Responses differ in where things go (``messages`` vs ``input``, nested vs
+flat function declarations, ``response_format`` vs ``text.format``, ``max_completion_tokens``
+vs ``max_output_tokens``), not in what is sent; an :class:`ApiShape` holds those differences,
+and how the API's answer is read (:mod:`._reply`).
+
+Operation is stateless: every request resends the whole transcript. Responses echoes a turn's
+output items (reasoning, hosted-tool calls, messages, function calls) verbatim and in order, as
+OpenAI asks for reasoning models, and never uses ``previous_response_id``. Chat sends the
+instructions as the system message and resends an assistant turn with its ``tool_calls``, then
+one ``tool`` message per call; its hosted tools are request fields (web search on search models
+is ``web_search_options``), from the codecs registered for provider ``openai-chat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from affordance.adapters import (
+    AssistantMessage,
+    ModelRequest,
+    PreparedRequest,
+    ProviderTurn,
+    RequestSettings,
+    ToolCall,
+    ToolResultMessage,
+    Translate,
+    UserMessage,
+    arguments_text,
+    merge_extra_body,
+    wire_tool_choice,
+)
+from affordance_openai._reply import ChatReply, ResponsesReply, parse_completion, parse_response
+
+if TYPE_CHECKING:
+    from affordance.adapters import ProviderAdapter
+
+__all__ = ["CHAT", "RESPONSES", "ApiShape", "build_body"]
+
+_BUILT_ON_BOTH = frozenset(
+    {"model", "tools", "parallel_tool_calls", "tool_choice", "temperature", "stream"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ApiShape:
+    """Where one API puts each part of the request, and how its answer is read."""
+
+    path: str
+    transcript_key: str
+    instructions_key: str | None
+    """The field of the instructions; without one, they open the transcript as its system
+    message."""
+    tool_result: Callable[[str, Any], Mapping[str, Any]]
+    """A tool result (call id, the serializer's content) as a transcript item."""
+    assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]
+    """An assistant turn as the transcript items that resend it."""
+    function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    """A function declaration (or ``{"name": ...}``, naming the function a choice forces) in
+    the API's tool object."""
+    output_key: str
+    output_format: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    max_tokens_key: str
+    hosted_in_tools: bool
+    """Whether hosted tools' declarations join ``tools`` (Responses) or are request fields
+    merged into the body (Chat: ``web_search_options``)."""
+    streamed: Mapping[str, Any]
+    """The fields a streamed request adds, unless ``extra_body`` set them (``stream`` always)."""
+    parse: Callable[[Any, PreparedRequest], ProviderTurn]
+    """A whole answer's JSON to a turn."""
+    reply: Callable[..., Translate]
+    """A fresh translator of one streamed answer (``hosted=``: hosted tools were declared)."""
+    built_fields: frozenset[str] = field(init=False)
+    """Every body field the adapter builds on this API: a hosted tool's codec may add request
+    fields (``include``), never one of these."""
+
+    def __post_init__(self) -> None:
+        own = (self.transcript_key, self.instructions_key, self.output_key, self.max_tokens_key)
+        built = _BUILT_ON_BOTH.union(self.streamed, (key for key in own if key is not None))
+        object.__setattr__(self, "built_fields", built)
+
+
+def build_body(
+    adapter: ProviderAdapter,
+    request: ModelRequest,
+    settings: RequestSettings,
+    shape: ApiShape,
+    *,
+    stream: bool = False,
+) -> PreparedRequest:
+    """The body of ``request`` on ``shape``'s API. The hosted tools' request extras go in before
+    the function tools, and the caller's ``extra_body`` is merged last (it may replace them,
+    but not ``stream``)."""
+    hosted = adapter.hosted_request(request)
+    transcript: list[Mapping[str, Any]] = []
+    if shape.instructions_key is None and request.instructions is not None:
+        transcript.append({"role": "system", "content": request.instructions})
+    for message in request.messages:
+        if isinstance(message, UserMessage):
+            transcript.append({"role": "user", "content": message.text})
+        elif isinstance(message, ToolResultMessage):
+            transcript.append(shape.tool_result(message.call_id, adapter.tool_result(message)))
+        else:
+            transcript.extend(shape.assistant(message))
+    body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
+    if shape.instructions_key is not None and request.instructions is not None:
+        body[shape.instructions_key] = request.instructions
+    tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
+    if shape.hosted_in_tools:
+        tools.extend(hosted.declarations)
+    else:
+        for fields in hosted.declarations:
+            body.update(fields)
+    hosted.merge_into(body, built=shape.built_fields)
+    if tools:
+        body["tools"] = tools
+        if request.parallel_tool_calls is not None:
+            body["parallel_tool_calls"] = request.parallel_tool_calls
+        choice = wire_tool_choice(request.tool_choice, lambda name: shape.function({"name": name}))
+        if choice is not None:
+            body["tool_choice"] = choice
+    if request.output_schema is not None:
+        formatted = adapter.output_format(request.output_schema, request.output_name)
+        body[shape.output_key] = shape.output_format(formatted.wire)
+    if settings.max_tokens is not None:
+        body[shape.max_tokens_key] = settings.max_tokens
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    merge_extra_body(body, settings.extra_body)
+    if stream:
+        body["stream"] = True
+        for key, value in shape.streamed.items():
+            body.setdefault(key, value)
+    return PreparedRequest(body, hosted=bool(hosted.declarations))
+
+
+# -- where each API puts things ---------------------------------------------------------------
+
+_ECHOED_TYPES = frozenset({"message", "function_call", "reasoning", "mcp_list_tools"})
+
+
+def _output_items(message: AssistantMessage) -> list[Mapping[str, Any]]:
+    """A Responses turn: its own output items, in order, then whatever they lack (a turn recorded
+    by another provider or built by hand has no Responses items)."""
+    items = [item for item in message.provider_items if _is_output_item(item)]
+    has_message = any(item["type"] == "message" for item in items)
+    echoed_calls = {item.get("call_id") for item in items if item["type"] == "function_call"}
+    if message.text and not has_message:
+        items.append({"role": "assistant", "content": message.text})
+    items.extend(_function_call(call) for call in message.tool_calls if call.id not in echoed_calls)
+    return items
+
+
+def _function_call(call: ToolCall) -> Mapping[str, Any]:
+    return {
+        "type": "function_call",
+        "call_id": call.id,
+        "name": call.name,
+        "arguments": arguments_text(call),
+    }
+
+
+def _is_output_item(item: Mapping[str, Any]) -> bool:
+    kind = item.get("type")
+    return isinstance(kind, str) and (kind in _ECHOED_TYPES or kind.endswith("_call"))
+
+
+RESPONSES = ApiShape(
+    path="/responses",
+    transcript_key="input",
+    instructions_key="instructions",
+    tool_result=lambda call_id, output: {
+        "type": "function_call_output",
+        "call_id": call_id,
+        "output": output,
+    },
+    assistant=_output_items,
+    function=lambda function: {"type": "function", **function},
+    output_key="text",
+    output_format=lambda output: {"format": {"type": "json_schema", **output}},
+    max_tokens_key="max_output_tokens",
+    hosted_in_tools=True,
+    streamed={},  # a stream always brings the usage
+    parse=parse_response,
+    reply=ResponsesReply,
+)
+
+
+def _chat_message(message: AssistantMessage) -> list[Mapping[str, Any]]:
+    """A Chat turn: its text and its ``tool_calls``."""
+    if not message.tool_calls:
+        return [{"role": "assistant", "content": message.text or ""}]
+    calls = [
+        {
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": arguments_text(call)},
+        }
+        for call in message.tool_calls
+    ]
+    return [{"role": "assistant", "content": message.text, "tool_calls": calls}]
+
+
+CHAT = ApiShape(
+    path="/chat/completions",
+    transcript_key="messages",
+    instructions_key=None,
+    tool_result=lambda call_id, content: {
+        "role": "tool",
+        "tool_call_id": call_id,
+        "content": content,
+    },
+    assistant=_chat_message,
+    function=lambda function: {"type": "function", "function": function},
+    output_key="response_format",
+    output_format=lambda output: {"type": "json_schema", "json_schema": output},
+    max_tokens_key="max_completion_tokens",
+    hosted_in_tools=False,
+    streamed={"stream_options": {"include_usage": True}},  # or no usage comes
+    parse=parse_completion,
+    reply=ChatReply,
+)

@@ -1,0 +1,104 @@
+"""``StreamTranslator`` (``affordance.adapters.stream_translation``): typed events read through a
+table of handlers, and the bookkeeping every provider's translator shares — calls by stream
+index, refused when they cannot be placed; a refusal noted — with events that cannot be read
+reported as unusable, never as a raw exception."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+
+from affordance.adapters import (
+    Delta,
+    EventHandler,
+    HostedActivity,
+    RefusalPiece,
+    SseEvent,
+    StreamTranslator,
+    TextPiece,
+    ToolCallBegun,
+    UnusableResponseError,
+    event_field,
+)
+
+
+class Lines(StreamTranslator):
+    """A made-up format: ``text`` and ``call`` events, anything else a tool at work."""
+
+    __slots__ = ()
+
+    def _call(self, data: dict[str, Any]) -> Sequence[Delta]:
+        index = event_field("index", int)(data)
+        call = data["call"]  # a missing call is an event not shaped as documented
+        return (self.begin_call(index, call.get("id"), call.get("name"), lacking="no id"),)
+
+    def other(self, kind: object, data: dict[str, Any]) -> Sequence[Delta]:
+        return (HostedActivity(str(kind), "working"),)
+
+    handlers: ClassVar[Mapping[str, EventHandler]] = {
+        "text": lambda self, data: (TextPiece(event_field("text", str)(data)),),
+        "refusal": lambda self, data: (self.refusal(data["text"]),),
+        "call": _call,
+    }
+
+
+def event(data: Any, name: str | None = None) -> SseEvent:
+    return SseEvent(name, json.dumps(data))
+
+
+def test_each_event_goes_to_the_handler_of_its_type() -> None:
+    lines = Lines()
+
+    assert lines(event({"type": "text", "text": "Hi"})) == (TextPiece("Hi"),)
+    assert lines(event({"type": "refusal", "text": "No."})) == (RefusalPiece("No."),)
+    assert lines.refused
+
+
+def test_an_event_without_a_type_field_is_named_by_its_sse_event_line() -> None:
+    assert Lines()(event({"text": "Hi"}, name="text")) == (TextPiece("Hi"),)
+
+
+def test_an_event_of_another_type_goes_to_other() -> None:
+    assert Lines()(event({"type": "search"})) == (HostedActivity("search", "working"),)
+    assert StreamTranslator()(event({"type": "anything"})) == ()
+
+
+def test_an_event_that_is_no_object_is_unusable() -> None:
+    with pytest.raises(UnusableResponseError, match="an event is list, not an object"):
+        Lines()(event([1, 2]))
+
+
+def test_an_event_its_handler_cannot_read_is_not_shaped_as_documented() -> None:
+    with pytest.raises(UnusableResponseError, match="a call event is not shaped as documented"):
+        Lines()(event({"type": "call", "index": 0}))
+
+
+def test_a_field_of_the_wrong_kind_names_the_event_and_the_field() -> None:
+    with pytest.raises(UnusableResponseError, match="a text event lacks its text"):
+        Lines()(event({"type": "text", "text": 7}))
+
+
+def test_a_call_is_begun_once_at_its_index() -> None:
+    lines = Lines()
+    call = {"type": "call", "index": 3, "call": {"id": "c1", "name": "f"}}
+
+    assert lines(event(call)) == (ToolCallBegun(3, "c1", "f"),)
+    assert lines.calls == {3: ("c1", "f")}
+    with pytest.raises(UnusableResponseError, match="a second call began at index 3"):
+        lines(event({**call, "call": {"id": "c2", "name": "g"}}))
+
+
+def test_a_call_without_a_string_id_and_name_is_refused_with_the_formats_words() -> None:
+    with pytest.raises(UnusableResponseError, match="no id"):
+        Lines()(event({"type": "call", "index": 0, "call": {"name": "f"}}))
+
+
+def test_a_second_call_is_refused_with_the_formats_words_and_its_index() -> None:
+    lines = Lines()
+    lines.begin_call(0, "c1", "f", lacking="")
+
+    with pytest.raises(UnusableResponseError, match="two calls at 0"):
+        lines.begin_call(0, "c2", "g", lacking="", twice="two calls at {index}")
