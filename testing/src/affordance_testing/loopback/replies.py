@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 __all__ = [
     "MAX_DELAY_S",
@@ -43,6 +43,9 @@ MAX_DELAY_S = 30.0
 
 RETRY_COUNT_HEADER = "x-stainless-retry-count"
 """The attempt number the Stainless SDKs (``openai``, ``anthropic``) send: 0, then 1, ..."""
+
+E = TypeVar("E")
+"""The kind of event a streamed reply sends."""
 
 
 def _frozen_headers(headers: Mapping[str, str]) -> Mapping[str, str]:
@@ -174,7 +177,26 @@ class SseEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class SseReply:
+class _Streamed(Generic[E]):
+    """What every streamed reply has: its ``events``, each sent as one HTTP chunk of a chunked
+    body, and the ways to end it early (see :class:`SseReply`)."""
+
+    events: Sequence[E]
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    interval_s: float = 0.0
+    cut_after: int | None = None
+    cut_mid_event: bool = False
+    cut_abortive: bool = True
+
+    def __post_init__(self) -> None:
+        _check_stream(self)
+        object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "headers", _frozen_headers(self.headers))
+
+
+@dataclass(frozen=True, slots=True)
+class SseReply(_Streamed[SseEvent]):
     """A ``text/event-stream`` response sent with chunked encoding, one chunk per event.
 
     ``interval_s`` waits between events; ``cut_after`` stops after that many events instead of
@@ -183,20 +205,7 @@ class SseReply:
     body ends cleanly, so the client sees a stream that stops without its final event.
     """
 
-    events: Sequence[SseEvent]
-    status: int = 200
-    headers: Mapping[str, str] = field(default_factory=dict)
-    interval_s: float = 0.0
-    cut_after: int | None = None
-    cut_mid_event: bool = False
-    cut_abortive: bool = True
-
     content_type: ClassVar[str] = "text/event-stream"
-
-    def __post_init__(self) -> None:
-        _check_stream(self)
-        object.__setattr__(self, "events", tuple(self.events))
-        object.__setattr__(self, "headers", _frozen_headers(self.headers))
 
     def frames(self) -> tuple[bytes, ...]:
         """Each event as it goes out (one HTTP chunk each)."""
@@ -204,27 +213,14 @@ class SseReply:
 
 
 @dataclass(frozen=True, slots=True)
-class NdjsonReply:
+class NdjsonReply(_Streamed[Any]):
     """A newline-delimited JSON stream (``application/x-ndjson``, as Ollama's ``/api/chat``
     streams): each of ``events`` goes out as one line, in one chunk — a ``str`` verbatim (text
     that need not be JSON), anything else as JSON (:func:`dumps`, so :class:`RawJson` inside is
     verbatim). ``interval_s``, ``cut_after``, ``cut_mid_event`` (half a line, no newline) and
     ``cut_abortive`` stop it early as they stop an :class:`SseReply`."""
 
-    events: Sequence[Any]
-    status: int = 200
-    headers: Mapping[str, str] = field(default_factory=dict)
-    interval_s: float = 0.0
-    cut_after: int | None = None
-    cut_mid_event: bool = False
-    cut_abortive: bool = True
-
     content_type: ClassVar[str] = "application/x-ndjson"
-
-    def __post_init__(self) -> None:
-        _check_stream(self)
-        object.__setattr__(self, "events", tuple(self.events))
-        object.__setattr__(self, "headers", _frozen_headers(self.headers))
 
     def frames(self) -> tuple[bytes, ...]:
         """Each line as it goes out, its newline included (one HTTP chunk each)."""
@@ -238,7 +234,7 @@ StreamReply: TypeAlias = SseReply | NdjsonReply
 """A streamed reply: events sent as they are produced, one HTTP chunk each."""
 
 
-def _check_stream(reply: SseReply | NdjsonReply) -> None:
+def _check_stream(reply: _Streamed[Any]) -> None:
     _check_status(reply.status)
     count = len(reply.events)
     if reply.cut_mid_event and (reply.cut_after is None or reply.cut_after >= count):
