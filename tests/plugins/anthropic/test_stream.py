@@ -167,3 +167,13 @@ def test_a_text_block_that_starts_without_its_text_is_refused() -> None:
 
     with pytest.raises(UnusableResponseError, match="a text block has no text"):
         translate(sse(*events([start])))
+
+
+def test_a_whole_body_of_type_error_is_unusable_and_says_the_error_as_a_stream_error_does():
+    body = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
+    with pytest.raises(UnusableResponseError, match="the body is an error: overloaded_error: busy"):
+        parse_message(body, hosted=False)
+    with pytest.raises(UnusableResponseError, match=r"the body is an error: busy$"):
+        parse_message({"type": "error", "error": {"message": "busy"}}, hosted=False)
+    with pytest.raises(UnusableResponseError, match=r"the body is an error: no message$"):
+        parse_message({"type": "error", "error": "busy"}, hosted=False)

@@ -81,10 +81,7 @@ def parse_message(
     """A whole answer: the turn its content blocks make, each read as its start and stop."""
     data = expect(data, dict, "expected a JSON object, got {type}")
     if data.get("type") == "error":
-        error = data.get("error")
-        detail = (
-            f"{error.get('type')}: {error.get('message')}" if isinstance(error, dict) else error
-        )
+        detail = describe_error_body(data, "no message", ("type",))
         raise UnusableResponseError(f"the body is an error: {detail}")
     content = expect(data.get("content"), list, "the message has no content list")
     reply = MessagesReply(hosted=hosted, continued=continued)
