@@ -199,3 +199,50 @@ def test_clients_from_the_environment_are_built_from_their_class_and_closed_by_c
 def test_an_empty_model_is_refused() -> None:
     with pytest.raises(ValueError, match="model must be a non-empty string, got ''"):
         check_model("")
+
+
+@pytest.mark.parametrize("limit", [0, -3, True])
+def test_request_settings_refuse_a_cap_that_is_not_a_positive_integer(limit: Any) -> None:
+    with pytest.raises(
+        ValueError, match=f"max_output_tokens must be a positive integer, got {limit!r}"
+    ):
+        RequestSettings.of("m", limit, limit="max_output_tokens")
+
+
+def test_request_settings_keep_the_options_and_copy_the_extra_body() -> None:
+    extra = {"a": 1}
+
+    settings = RequestSettings.of("m", 5, 0.2, extra)
+    extra["a"] = 2
+
+    assert settings == RequestSettings("m", 5, 0.2, {"a": 1})
+    assert RequestSettings.of("m").max_tokens is None
+    with pytest.raises(ValueError, match="model must be a non-empty string"):
+        RequestSettings.of("")
+
+
+class AcloseClient:
+    def __init__(self) -> None:
+        self.closed_by = ""
+
+    async def aclose(self) -> None:
+        self.closed_by = "aclose"
+
+    async def close(self) -> None:
+        self.closed_by = "close"
+
+
+def test_client_pair_of_closes_an_async_client_with_its_aclose_when_it_has_one() -> None:
+    with_aclose, with_close = AcloseClient(), AsyncClient()
+    for client in (with_aclose, with_close):
+        pair = ClientPair.of(
+            None,
+            client,
+            provider="echo",
+            sync_type=SyncClient,
+            async_type=type(client),
+            close_clients=True,
+        )
+        asyncio.run(pair.aclose())
+
+    assert (with_aclose.closed_by, with_close.closed) == ("aclose", True)

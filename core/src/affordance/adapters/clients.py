@@ -65,8 +65,9 @@ class ClientPair(Generic[SyncT, AsyncT]):
         build_async: Callable[[], AsyncT] | None = None,
         close_clients: bool = False,
     ) -> ClientPair[SyncT, AsyncT]:
-        """The pair for SDK clients closed by their own ``close()`` (awaited on the async one),
-        built from the environment by calling their class unless ``build_*`` says otherwise."""
+        """The pair for SDK clients closed by their own ``close()`` (on the async one, its
+        ``aclose()`` if it has one, else ``close()``, awaited), built from the environment by
+        calling their class unless ``build_*`` says otherwise."""
         return cls(
             client,
             async_client,
@@ -76,7 +77,7 @@ class ClientPair(Generic[SyncT, AsyncT]):
             build_sync=build_sync or sync_type,
             build_async=build_async or async_type,
             close_sync=lambda sync: sync.close(),  # type: ignore[attr-defined]
-            close_async=lambda async_: async_.close(),  # type: ignore[attr-defined]
+            close_async=lambda async_: (getattr(async_, "aclose", None) or async_.close)(),  # type: ignore[attr-defined]
             close_clients=close_clients,
         )
 

@@ -65,6 +65,22 @@ class RequestSettings:
     temperature: float | None = None
     extra_body: Mapping[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def of(
+        cls,
+        model: str,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        *,
+        limit: str = "max_tokens",
+    ) -> RequestSettings:
+        """The settings of an adapter's options, checked: a model is named and the cap on
+        output tokens (the option ``limit`` names) is a positive integer when given."""
+        if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 1):
+            raise ValueError(f"{limit} must be a positive integer, got {max_tokens!r}")
+        return cls(check_model(model), max_tokens, temperature, dict(extra_body or {}))
+
 
 class WireTransport(Protocol):
     """Sends a ready body for a request through an SDK and reads the answer."""

@@ -26,7 +26,6 @@ from affordance.adapters import (
     StainlessSdk,
     Translate,
     WireAdapter,
-    check_model,
     withhold_bodies,
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
@@ -100,10 +99,8 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        self.model = check_model(model)
-        if isinstance(max_tokens, bool) or max_tokens < 1:
-            raise ValueError(f"max_tokens must be a positive integer, got {max_tokens!r}")
-        self.max_tokens = max_tokens
+        self.settings = RequestSettings.of(model, max_tokens, temperature, extra_body)
+        self.model, self.max_tokens = model, max_tokens
         self.clients, self.transport = _SDK.connect(
             client,
             async_client,
@@ -113,7 +110,6 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
             build_sync=lambda: _with_credentials(anthropic.Anthropic()),
             build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
         )
-        self.settings = RequestSettings(model, max_tokens, temperature, dict(extra_body or {}))
 
     # -- the wire format ---------------------------------------------------------------------
 

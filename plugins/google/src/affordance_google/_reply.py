@@ -31,14 +31,16 @@ from affordance.adapters import (
     Usage,
     UsageFields,
     error_detail,
+    expect,
     parse_json,
+    string_or_none,
     turn_from_deltas,
 )
 
 if TYPE_CHECKING:
     from affordance_google._request import PreparedRequest
 
-__all__ = ["FILTER_REASONS", "Reading", "parse_body", "wire_id"]
+__all__ = ["FILTER_REASONS", "Reading", "parse_body"]
 
 FILTER_REASONS = {
     "SAFETY": "it was flagged for safety",
@@ -53,12 +55,6 @@ FILTER_REASONS = {
 """``finishReason`` values that mean the answer was filtered (``content_filter``), and why."""
 
 _FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length"}
-
-
-def wire_id(data: Mapping[str, Any], key: str = "id") -> str | None:
-    """A call's ``id`` (or a response's ``key`` field) when it is a non-empty string."""
-    value = data.get(key)
-    return value if isinstance(value, str) and value else None
 
 
 usage_of = UsageFields(
@@ -94,22 +90,11 @@ def _refusal(text: str, message: Any) -> str:
     return f"{text}: {message}" if isinstance(message, str) and message else f"{text}."
 
 
-def _objects(value: Any, what: str) -> list[dict[str, Any]]:
-    """A list of JSON objects (none for ``null``), else an :class:`UnusableResponseError`."""
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-        raise UnusableResponseError(f"{what} is not a list of objects")
-    return value
-
-
 def _arguments(args: Any) -> str | Mapping[str, Any]:
     """``args`` is an object; anything else goes to the executor as text, which reports it to
     the model as a failed call."""
-    if isinstance(args, dict):
-        return args
-    if args is None:
-        return {}
+    if args is None or isinstance(args, dict):
+        return args or {}
     return args if isinstance(args, str) else repr(args)
 
 
@@ -158,22 +143,22 @@ class Reading:
         """The deltas of one response (a stream's chunk, or the whole answer)."""
         if self._final is not None:
             raise UnusableResponseError("a chunk arrived after the chunk carrying finishReason")
-        if not isinstance(chunk, dict):
-            raise UnusableResponseError(f"expected a JSON object, got {type(chunk).__name__}")
-        candidates = _objects(chunk.get("candidates"), "candidates")
+        chunk = expect(chunk, dict, "expected a JSON object, got {type}")
+        candidates = expect(chunk.get("candidates") or [], list, "candidates is {type}")
         if self._response_id is None:
-            self._response_id = wire_id(chunk, "responseId")
+            self._response_id = string_or_none(chunk.get("responseId")) or None
         if "usageMetadata" in chunk:
             self._usage = usage_of(chunk["usageMetadata"])
         if self._blocked is None:
             self._blocked = blocked(chunk.get("promptFeedback"))
         if not candidates:
             return
-        candidate, self._candidate = candidates[0], True
+        candidate = expect(candidates[0], dict, "a candidate is {type}, not an object")
+        self._candidate = True
         content = candidate.get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
-        for part in _objects(parts, "content.parts"):
-            yield from self._part(part)
+        for part in expect(parts or [], list, "content.parts is {type}"):
+            yield from self._part(expect(part, dict, "a part is {type}, not an object"))
         if candidate.get("finishReason") is not None:
             self._final = candidate
         if isinstance(candidate.get("groundingMetadata"), dict):
@@ -210,7 +195,7 @@ class Reading:
             raise UnusableResponseError("a functionCall part lacks its name")
         if self._prefix is None:
             self._prefix = f"{self._response_id or 'gemini'}-{self.prepared.turn}-"
-        call_id = wire_id(call)
+        call_id = string_or_none(call.get("id")) or None
         if call_id is None or call_id in self._ids:
             call_id = f"{self._prefix}{self._count}"
         self._ids.add(call_id)
@@ -259,9 +244,8 @@ class Reading:
 
 
 def _stream_error(error: Any) -> StreamFailedError:
-    if not isinstance(error, dict):
-        return StreamFailedError(str(error))
-    code = error.get("code")
+    fields = error if isinstance(error, dict) else {}
+    code = fields.get("code")
     status = code if isinstance(code, int) and not isinstance(code, bool) else None
-    detail = error_detail(error.get("status"), error.get("message"), error)
+    detail = error_detail(fields.get("status"), fields.get("message"), error)
     return StreamFailedError(detail, status=status)

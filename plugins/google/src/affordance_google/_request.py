@@ -21,8 +21,9 @@ from affordance.adapters import (
     UserMessage,
     arguments_json,
     merge_extra_body,
+    string_or_none,
+    wire_tool_choice,
 )
-from affordance_google._reply import wire_id
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ _BUILT_FIELDS = frozenset(
 )
 """The body fields the adapter builds: a hosted tool's codec may add others, never these."""
 
-_CHOICE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
+_CHOICES = {"auto": {"mode": "AUTO"}, "none": {"mode": "NONE"}, "required": {"mode": "ANY"}}
 _PART_KEYS = frozenset(
     {
         *("text", "functionCall", "functionResponse", "executableCode", "codeExecutionResult"),
@@ -79,13 +80,12 @@ def build_body(
         tools.append({"functionDeclarations": declarations})
     if tools:
         body["tools"] = tools
-        config = _function_calling_config(request, declared) if declarations else None
-        tool_config: dict[str, Any] = {}
-        if config is not None:
-            tool_config["functionCallingConfig"] = config
-        if declarations and hosted.declarations:
-            tool_config["includeServerSideToolInvocations"] = True
-        if tool_config:
+        config = {
+            "functionCallingConfig": _function_calling_config(request, declared),
+            "includeServerSideToolInvocations": bool(hosted.declarations) or None,
+        }
+        tool_config = {key: value for key, value in config.items() if value is not None}
+        if declarations and tool_config:
             body["toolConfig"] = tool_config
     generation: dict[str, Any] = {}
     if request.output_schema is not None:
@@ -101,19 +101,16 @@ def build_body(
 
 def _function_calling_config(
     request: ModelRequest, declared: Mapping[str, str]
-) -> Mapping[str, Any] | None:
+) -> dict[str, Any] | None:
     """``toolConfig.functionCallingConfig``: a keyword's mode, ``ANY`` limited to one function
     for a tool name, or the caller's mapping as it is. Gemini cannot turn parallel calls off,
     so ``parallel_tool_calls`` has no wire form here."""
-    choice = request.tool_choice
-    if choice is None:
-        return None
-    if not isinstance(choice, str):
-        return dict(choice)
-    mode = _CHOICE_MODES.get(choice)
-    if mode is not None:
-        return {"mode": mode}
-    return {"mode": "ANY", "allowedFunctionNames": [declared.get(choice, wire_name(choice))]}
+    wire = wire_tool_choice(
+        request.tool_choice,
+        lambda name: {"mode": "ANY", "allowedFunctionNames": [declared.get(name, wire_name(name))]},
+        _CHOICES,
+    )
+    return None if wire is None else dict(wire)
 
 
 def _contents(
@@ -149,7 +146,7 @@ def _model_parts(
     calls = [part["functionCall"] for part in parts if isinstance(part.get("functionCall"), dict)]
     if parts and len(calls) == len(message.tool_calls):
         pairing = {
-            call.id: (wire_id(wire), str(wire.get("name", call.name)))
+            call.id: (string_or_none(wire.get("id")) or None, str(wire.get("name", call.name)))
             for call, wire in zip(message.tool_calls, calls, strict=True)
         }
         return parts, pairing

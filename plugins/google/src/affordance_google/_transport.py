@@ -1,23 +1,12 @@
 """Gemini through ``google-genai``'s own HTTP layer: one attempt at a time, the failures it
 raises, and the client built from the environment.
 
-Requests go through the SDK's ``BaseApiClient`` (``client._api_client``), which owns auth (API
-key or Google credentials), base URL, headers, API version and timeouts — with the body already
-in its wire form and the answer parsed once with ``json.loads``. The typed
-``client.models.generate_content`` would validate the body into pydantic models, convert it
-back to a dict, and build a pydantic response we would only read back into dicts: that costs
-more than the rest of a request (see ``specs/adapters/google.md`` for the measurements). The
-methods used (``request``, ``async_request``, ``_build_request``, ``_request``,
-``_async_request``) are private but unchanged from the SDK floor to the latest release; the
-test matrix runs both.
-
-Retries are the adapter's (core's :class:`RetryingTransport` and :class:`SdkFailures`, which
-this module tells what an ``APIError`` says): ``google-genai`` retries nothing unless its client
-has ``retry_options``, ignores ``Retry-After`` even then, and lets timeouts and connection
-errors through as the raw exceptions of its HTTP library (``httpx2`` for 3.x, ``httpx`` before,
-``aiohttp`` as the async transport). Each request asks the SDK for one attempt, so the budget is
-never multiplied. A 429's wait comes from its ``Retry-After`` header, or else from the
-``google.rpc.RetryInfo`` detail in the body (``"retryDelay": "26s"``).
+Requests go through the SDK's ``BaseApiClient`` (``client._api_client``: auth, base URL,
+headers, API version, timeouts) with the body in its wire form, skipping the typed layer's
+pydantic round trips; the private methods used are unchanged from the SDK floor to the latest,
+and the matrix runs both. Retries are core's (:class:`RetryingTransport`, :class:`SdkFailures`),
+one SDK attempt each; this module says what an ``APIError`` means. ``specs/adapters/google.md``
+("Getting plain dicts cheaply", "Errors and retries") has the reasons and the measurements.
 """
 
 from __future__ import annotations
@@ -39,11 +28,9 @@ from affordance.adapters import (
     require_api_key,
     retry_after_seconds,
 )
+from affordance_google.plugin import API_KEY_VARIABLES
 
-__all__ = ["API_KEY_VARIABLES", "FAILURES", "Exchange", "client_from_environment"]
-
-API_KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
-"""Where ``genai.Client()`` reads a Developer API key (``ProviderSpec.api_key_env`` too)."""
+__all__ = ["FAILURES", "Exchange", "client_from_environment"]
 
 
 class _Route:

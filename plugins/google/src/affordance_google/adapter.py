@@ -1,13 +1,8 @@
 """``GoogleAdapter``: evaluates prompts with Gemini, on the Gemini Developer API or Vertex AI.
 
-The adapter only translates: :mod:`._request` builds the ``generateContent`` body and
-:mod:`._reply` reads a plain or a streamed answer into the core's turn; the function
-declarations, the ``functionResponse`` payloads and the output format come from the serializers
-the plugin registry resolves (:mod:`.serializers` by default); the loop, tool execution and
-confirmations are the core's.
-
-Requests go through the SDK's own HTTP layer, one attempt at a time, retried by the adapter
-(:mod:`._transport`).
+Its wire format is :mod:`._request` (the ``generateContent`` body) and :mod:`._reply` (a plain
+or streamed answer read into the core's turn); requests go through the SDK's own HTTP layer, one
+attempt at a time, retried by the adapter (:mod:`._transport`).
 """
 
 from __future__ import annotations
@@ -29,7 +24,6 @@ from affordance.adapters import (
     SharedClient,
     Translate,
     WireAdapter,
-    check_model,
 )
 from affordance.clock import Clock
 from affordance.tools import Tool
@@ -92,13 +86,14 @@ class GoogleAdapter(WireAdapter[PreparedRequest]):
         **options: Any,
     ) -> None:
         super().__init__(**options)
-        self.model = check_model(model)
-        if max_output_tokens is not None and max_output_tokens < 1:
-            raise ValueError(f"max_output_tokens must be positive, got {max_output_tokens}")
+        self.settings = RequestSettings.of(
+            model, max_output_tokens, temperature, extra_body, limit="max_output_tokens"
+        )
+        self.model = model
         if isinstance(client, genai.Client) and async_client is None:
             async_client = client.aio
         environment = SharedClient(client_from_environment)  # one client for both paths
-        self.clients = ClientPair(
+        self.clients = ClientPair.of(
             client,
             async_client,
             provider=self.name,
@@ -106,16 +101,11 @@ class GoogleAdapter(WireAdapter[PreparedRequest]):
             async_type=AsyncClient,
             build_sync=environment,
             build_async=lambda: environment().aio,
-            close_sync=genai.Client.close,
-            close_async=AsyncClient.aclose,
             close_clients=close_clients,
         )
         self.api_version = api_version
         self.retry = retry if retry is not None else RequestRetryPolicy()
         self.clock: Clock = clock if clock is not None else self.executor.clock
-        self.settings = RequestSettings(
-            model, max_output_tokens, temperature, dict(extra_body or {})
-        )
         exchange = Exchange(model, api_version)  # one attempt through the SDK's HTTP layer
         self.transport = RetryingTransport.of(
             exchange, self.clients, FAILURES, policy=self.retry, clock=self.clock

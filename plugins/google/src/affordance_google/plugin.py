@@ -10,6 +10,7 @@ from __future__ import annotations
 from affordance.plugins import ProviderSpec, SerializerSpec, hookimpl
 
 __all__ = [
+    "API_KEY_VARIABLES",
     "GOOGLE_SDK_REQUIREMENT",
     "affordance_register_providers",
     "affordance_register_serializers",
@@ -19,6 +20,9 @@ GOOGLE_SDK_REQUIREMENT = "google-genai>=1.39,<4"
 """1.39.0 is the first ``google-genai`` release with all the plugin uses (``Client.close()`` /
 ``AsyncClient.aclose()``; ``parameters_json_schema`` and ``response_json_schema`` since 1.22);
 4.x is an untested major."""
+
+API_KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+"""Where ``genai.Client()`` reads a Developer API key."""
 
 _SERIALIZERS = "affordance_google.serializers"
 
@@ -31,7 +35,7 @@ def affordance_register_providers() -> list[ProviderSpec]:
             adapter="affordance_google.adapter:GoogleAdapter",
             sdk=GOOGLE_SDK_REQUIREMENT,
             description="Google Gemini (Developer API or Vertex AI) via the google-genai SDK",
-            api_key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+            api_key_env=API_KEY_VARIABLES,
         )
     ]
 

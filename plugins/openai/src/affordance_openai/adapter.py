@@ -28,7 +28,6 @@ from affordance.adapters import (
     StainlessSdk,
     Translate,
     WireAdapter,
-    check_model,
     withhold_bodies,
 )
 from affordance.tools import Tool
@@ -91,9 +90,10 @@ class OpenAIAdapter(WireAdapter[PreparedRequest]):
         super().__init__(**options)
         if api not in ("responses", "chat"):
             raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-        self.model = check_model(model)
-        if max_output_tokens is not None and max_output_tokens < 1:
-            raise ValueError(f"max_output_tokens must be positive, got {max_output_tokens}")
+        self.settings = RequestSettings.of(
+            model, max_output_tokens, temperature, extra_body, limit="max_output_tokens"
+        )
+        self.model = model
         self.api: Api = api
         self.shape = RESPONSES if api == "responses" else CHAT
         self.clients, self.transport = _SDK.connect(
@@ -102,9 +102,6 @@ class OpenAIAdapter(WireAdapter[PreparedRequest]):
             provider=self.name,
             path=self.shape.path,
             close_clients=close_clients,
-        )
-        self.settings = RequestSettings(
-            model, max_output_tokens, temperature, dict(extra_body or {})
         )
 
     @property
