@@ -139,6 +139,14 @@ def test_configure_rejects_a_bare_string_list(acme):
         configure(disable="openai")
 
 
+def test_a_misspelt_option_is_refused_everywhere_it_is_taken(acme):
+    with pytest.raises(TypeError, match="unknown plugin option"):
+        configure(autolaod=False)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"unknown plugin option\(s\) strikt"):
+        PluginHost(strikt=True)  # type: ignore[call-arg]
+    assert default_host() is acme  # nothing replaced
+
+
 def test_load_adapter_uses_the_default_host(acme):
     adapter = load_adapter("acme", model="acme-1")
     assert type(adapter).__name__ == "AcmeAdapter"

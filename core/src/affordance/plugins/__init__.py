@@ -13,7 +13,6 @@ only when it is asked for.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from affordance._lazy import lazy_exports
@@ -37,7 +36,7 @@ from affordance.plugins.errors import (
 )
 from affordance.plugins.hookspecs import hookimpl, hookspec
 from affordance.plugins.hosted_kinds import hosted_kind_hooks
-from affordance.plugins.settings import PluginSettings
+from affordance.plugins.settings import PluginOptions, PluginSettings
 from affordance.plugins.specs import (
     PLUGIN_API,
     SERIALIZER_ROLES,
@@ -48,6 +47,8 @@ from affordance.plugins.specs import (
 )
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from affordance.runtime.loop.evaluator import Evaluator
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "PluginError",
     "PluginHost",
     "PluginLoadError",
+    "PluginOptions",
     "PluginRecord",
     "PluginSettings",
     "PluginStatus",
@@ -108,33 +110,15 @@ def registry() -> Registry:
     return default_host().registry()
 
 
-def configure(
-    *,
-    disable: Iterable[str] | None = None,
-    load: Iterable[str] | None = None,
-    strict: bool | None = None,
-    autoload: bool | None = None,
-    pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
-    import_timeout: float | None = None,
-) -> PluginHost:
-    """Replace the default host by one with these settings over the environment's.
-
-    ``disable`` adds entry-point or distribution names to ``AFFORDANCE_DISABLE_PLUGINS``;
-    ``load`` replaces the allowlist (``[]`` loads none); ``strict=True`` raises for a broken
-    plugin; ``import_timeout`` (seconds) replaces ``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``. Plugins
-    registered in code on the old default host are registered on the new one.
-    Call it before the first use of the registry, or accept that plugins are loaded again.
+def configure(**options: Unpack[PluginOptions]) -> PluginHost:
+    """Replace the default host by one with these options (:class:`PluginOptions`) over the
+    environment's settings. Plugins registered in code on the old default host are registered
+    on the new one. Call it before the first use of the registry, or accept that plugins are
+    loaded again.
     """
     global _default_host
     with _default_lock:
-        fresh = PluginHost(
-            disable=disable,
-            load=load,
-            strict=strict,
-            autoload=autoload,
-            pins=pins,
-            import_timeout=import_timeout,
-        )
+        fresh = PluginHost(**options)
         if _default_host is not None:
             for name, plugin in _default_host.registered_in_code():
                 fresh.register(plugin, name=name)

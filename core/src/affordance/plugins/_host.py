@@ -16,9 +16,10 @@ from __future__ import annotations
 import difflib
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import pluggy
 
@@ -30,7 +31,10 @@ from affordance.plugins._loader import Candidate, discover, select
 from affordance.plugins._records import PluginRecord, PluginStatus
 from affordance.plugins._registry import Registry
 from affordance.plugins.errors import PluginError, PluginLoadError
-from affordance.plugins.settings import PluginSettings
+from affordance.plugins.settings import PluginOptions, PluginSettings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PluginHost"]
 
@@ -50,30 +54,14 @@ class PluginHost:
     """Finds, loads and registers plugins, and builds the :class:`Registry` of what they offer.
 
     ``PluginHost()`` reads the ``AFFORDANCE_*`` environment variables (or ``environ``); keyword
-    arguments override them. ``PluginHost(autoload=False)`` scans no entry points: only what
-    you :meth:`register` counts, which is what tests want. ``import_timeout`` is how many
-    seconds each entry point may take to import (``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``, 10).
+    arguments (:class:`PluginOptions`) override them. ``PluginHost(autoload=False)`` scans no
+    entry points: only what you :meth:`register` counts, which is what tests want.
     """
 
     def __init__(
-        self,
-        *,
-        autoload: bool | None = None,
-        strict: bool | None = None,
-        disable: Iterable[str] | None = None,
-        load: Iterable[str] | None = None,
-        pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
-        import_timeout: float | None = None,
-        environ: Mapping[str, str] | None = None,
+        self, *, environ: Mapping[str, str] | None = None, **options: Unpack[PluginOptions]
     ) -> None:
-        self.settings = PluginSettings.from_environ(environ).override(
-            autoload=autoload,
-            strict=strict,
-            disable=disable,
-            load=load,
-            pins=pins,
-            import_timeout=import_timeout,
-        )
+        self.settings = PluginSettings.from_environ(environ).override(**options)
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
         if self.settings.trace:

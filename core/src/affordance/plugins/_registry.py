@@ -56,7 +56,6 @@ _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
     "provider": ProviderConflictError,
     "serializer": SerializerConflictError,
 }
-_NO_CHOICE = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,14 +210,15 @@ class Registry:
     def _load(
         self, key: ContributionKey, build: Callable[[Contribution], Any], part: str = ""
     ) -> Any:
-        """What ``build`` makes of the winner of ``key``, once; ``part`` tells apart several
-        things built from one contribution (a hosted tool kind's config and output types)."""
+        """What ``build`` makes of the winner of ``key``, once (never None); None when nobody
+        contributes ``key``. ``part`` tells apart several things built from one contribution
+        (a hosted tool kind's config and output types)."""
         with self._lock:
             if (key, part) in self._loaded:
                 return self._loaded[key, part]
             chosen = self._usable(key)
             if chosen is None:
-                return _NO_CHOICE
+                return None
             value = build(chosen)
             self._loaded[key, part] = value
             return value
@@ -235,10 +235,9 @@ class Registry:
 
     def adapter_class(self, name: str) -> type[Evaluator]:
         """The adapter class of provider ``name``, imported now if it was not yet."""
-        value = self._load(ContributionKey.provider(name), import_adapter)
-        if value is _NO_CHOICE:
+        adapter: type[Evaluator] | None = self._load(ContributionKey.provider(name), import_adapter)
+        if adapter is None:
             raise UnknownProviderError(self._describe_unknown_provider(name))
-        adapter: type[Evaluator] = value
         return adapter
 
     def load_adapter(self, name: str, **options: Any) -> Evaluator:
@@ -279,10 +278,9 @@ class Registry:
         """The codec for hosted tool ``kind`` on ``provider``, built on first use; None when no
         plugin offers one. Raises :class:`CodecConflictError` for a tie and
         :class:`PluginUnavailableError` when the chosen codec's SDK or import fails."""
-        value = self._load(ContributionKey.codec(provider, kind), build_codec)
-        if value is _NO_CHOICE:
-            return None
-        codec: HostedToolCodec[Any, Any] = value
+        codec: HostedToolCodec[Any, Any] | None = self._load(
+            ContributionKey.codec(provider, kind), build_codec
+        )
         return codec
 
     def providers_supporting(self, kind: str) -> tuple[str, ...]:
@@ -300,22 +298,18 @@ class Registry:
     def hosted_tool_config(self, kind: str) -> tuple[type[Any], Contribution] | None:
         """The config type registered for hosted tool ``kind`` and who registered it, imported
         on first use; None when no plugin defines the kind."""
-        key = ContributionKey.hosted_tool_kind(kind)
-        value = self._load(key, import_config, "config")
-        if value is _NO_CHOICE:
-            return None
-        found: tuple[type[Any], Contribution] = value
+        found: tuple[type[Any], Contribution] | None = self._load(
+            ContributionKey.hosted_tool_kind(kind), import_config, "config"
+        )
         return found
 
     def hosted_tool_output(self, kind: str) -> tuple[type[Any], Contribution] | None:
         """The output type registered for hosted tool ``kind`` — what its codecs'
         ``parse_output`` must return — and who registered it; None when no plugin defines the
         kind. Imported on first use, apart from the config type: the first output read."""
-        key = ContributionKey.hosted_tool_kind(kind)
-        value = self._load(key, import_output, "output")
-        if value is _NO_CHOICE:
-            return None
-        found: tuple[type[Any], Contribution] = value
+        found: tuple[type[Any], Contribution] | None = self._load(
+            ContributionKey.hosted_tool_kind(kind), import_output, "output"
+        )
         return found
 
     @overload
@@ -337,5 +331,4 @@ class Registry:
         when no plugin offers one. ``role`` is one of ``SERIALIZER_ROLES``."""
         if role not in SERIALIZER_ROLES:
             raise ValueError(f"unknown serializer role {role!r}; one of {SERIALIZER_ROLES}")
-        value = self._load(ContributionKey.serializer(provider, role), build_serializer)
-        return None if value is _NO_CHOICE else value
+        return self._load(ContributionKey.serializer(provider, role), build_serializer)

@@ -25,12 +25,16 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING, TypedDict
 
 from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._contributions import ContributionKey
 from affordance.plugins.requirements import canonical_name
 
-__all__ = ["PluginSettings"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["PluginOptions", "PluginSettings"]
 
 AUTOLOAD = "AFFORDANCE_PLUGIN_AUTOLOAD"
 DISABLE = "AFFORDANCE_DISABLE_PLUGINS"
@@ -101,6 +105,25 @@ def _pins(
     return pins
 
 
+class PluginOptions(TypedDict, total=False):
+    """What code may set over the environment, by keyword: on ``PluginHost(...)``,
+    ``configure(...)`` and ``PluginSettings.override(...)``. None keeps the environment's.
+
+    ``autoload=False`` scans no entry points; ``strict=True`` raises for a broken plugin;
+    ``disable`` adds entry-point or distribution names to ``AFFORDANCE_DISABLE_PLUGINS``;
+    ``load`` replaces the allowlist (``[]`` loads none); ``pins`` are merged over
+    ``AFFORDANCE_PIN``'s; ``import_timeout`` (seconds) replaces
+    ``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``.
+    """
+
+    autoload: bool | None
+    strict: bool | None
+    disable: Iterable[str] | None
+    load: Iterable[str] | None
+    pins: Mapping[ContributionKey | str | tuple[str, str], str] | None
+    import_timeout: float | None
+
+
 @dataclass(frozen=True, slots=True)
 class PluginSettings:
     """What to load and how to settle ties; read from the environment, overridable in code.
@@ -131,36 +154,29 @@ class PluginSettings:
             import_timeout=_import_timeout(env),
         )
 
-    def override(
-        self,
-        *,
-        autoload: bool | None = None,
-        strict: bool | None = None,
-        disable: Iterable[str] | None = None,
-        load: Iterable[str] | None = None,
-        pins: Mapping[ContributionKey | str | tuple[str, str], str] | None = None,
-        import_timeout: float | None = None,
-    ) -> PluginSettings:
-        """These settings with the given values replacing the environment's (None keeps them).
+    def override(self, **options: Unpack[PluginOptions]) -> PluginSettings:
+        """These settings with the given options replacing the environment's (None keeps one).
 
         ``disable`` adds to the environment's list; ``pins`` are merged over its pins.
         """
+        unknown = sorted(set(options) - set(PluginOptions.__annotations__))
+        if unknown:
+            raise TypeError(f"unknown plugin option(s) {', '.join(unknown)}")
         changes: dict[str, object] = {}
-        if autoload is not None:
-            changes["autoload"] = autoload
-        if strict is not None:
-            changes["strict"] = strict
-        if disable is not None:
-            if isinstance(disable, str):
-                raise PluginConfigError("disable= takes a list of names, not a string")
+        for name in ("disable", "load"):
+            if isinstance(options.get(name), str):
+                raise PluginConfigError(f"{name}= takes a list of names, not a string")
+        if options.get("autoload") is not None:
+            changes["autoload"] = options["autoload"]
+        if options.get("strict") is not None:
+            changes["strict"] = options["strict"]
+        if (disable := options.get("disable")) is not None:
             changes["disable"] = self.disable | _names(disable)
-        if load is not None:
-            if isinstance(load, str):
-                raise PluginConfigError("load= takes a list of names, not a string")
+        if (load := options.get("load")) is not None:
             changes["load"] = _names(load)
-        if pins is not None:
+        if (pins := options.get("pins")) is not None:
             changes["pins"] = MappingProxyType({**self.pins, **_pins(pins)})
-        if import_timeout is not None:
+        if (import_timeout := options.get("import_timeout")) is not None:
             changes["import_timeout"] = _seconds(import_timeout, "import_timeout")
         return replace(self, **changes)  # type: ignore[arg-type]
 
