@@ -2,9 +2,10 @@
 
 affordance and weakincentives 0.27 build the same prompt (same titles, keys, template text and
 tool names; about 12k characters) and render it with its params. Reported per render: the
-render itself, and the render plus the provider tool declarations for all 20 tools (affordance:
-the adapter's ``tool_declarations``; weakincentives: ``tool_to_spec``). Building the prompt
-(first build in the process, so it includes any per-type caching) is reported too.
+render itself, and the render plus the provider tool declarations for all 20 tools
+(affordance: the adapter's model's ``tool_declarations``; weakincentives: ``tool_to_spec``).
+Building the prompt (first build in the process, so it includes any per-type caching) is
+reported too.
 
     python bench/measures/render.py [--framework F] [--json] [--quick]
 """
@@ -81,7 +82,7 @@ def affordance_prompt() -> tuple[Callable[[], Any], Callable[[Any], Any], Callab
         return prompt.render(*params)
 
     def declarations(rendered: Any) -> Any:
-        return adapter.tool_declarations(rendered.tools)
+        return adapter.connection.tool_declarations(rendered.tools)
 
     return render, declarations, lambda: build_s
 

@@ -28,12 +28,13 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from affordance import TextDelta
-from affordance.adapters import ProviderTurn, ToolCall, Usage, UserMessage
+from affordance.adapters import ProviderAdapter, ProviderTurn, ToolCall, Usage, UserMessage
 from affordance.errors import PromptEvaluationError
 from affordance.runtime import PromptResponse
 from affordance.testing import comparable
@@ -245,7 +246,7 @@ class AdapterContract:
         and ``wire_request`` gives the request body without sending anything or building a
         client (a client is built on first use, so a missing key fails the first request)."""
         with make_adapter("sync") as made:
-            adapter_class = type(made)
+            adapter_class: Callable[..., ProviderAdapter[Any]] = type(made)  # a plugin's class
         for variable in list(os.environ):
             if variable.endswith(("_API_KEY", "_AUTH_TOKEN", "_BASE_URL")):
                 monkeypatch.delenv(variable)

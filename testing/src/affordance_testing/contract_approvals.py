@@ -187,7 +187,7 @@ class _Runner:
     def __init__(self, make_adapter: MakeAdapter, mode: Mode) -> None:
         self.mode = mode
         self.loop = None if mode in ("evaluate", "stream") else asyncio.new_event_loop()
-        self.adapter: ProviderAdapter = make_adapter("sync" if self.loop is None else "async")
+        self.adapter: ProviderAdapter[Any] = make_adapter("sync" if self.loop is None else "async")
 
     def __enter__(self) -> _Runner:
         return self

@@ -16,7 +16,7 @@ from affordance_testing.faults import FaultProfile, WireFault
 
 __all__ = ["ContractWire", "MakeAdapter"]
 
-MakeAdapter = Callable[[Literal["sync", "async"]], ProviderAdapter]
+MakeAdapter = Callable[[Literal["sync", "async"]], ProviderAdapter[Any]]
 """The ``make_adapter`` fixture: a fresh adapter whose client of that kind points at the fake
 server."""
 

@@ -156,7 +156,7 @@ class Wire(ScriptedAdapter):
         self.built: list[HostedRequest] = []
 
     def send(self, request: ModelRequest) -> ProviderTurn:
-        self.built.append(self.hosted_request(request))
+        self.built.append(self.connection.hosted_request(request))
         return super().send(request)
 
 
@@ -177,7 +177,7 @@ def test_the_adapter_collects_each_codecs_extras_with_its_declaration() -> None:
     assert hosted.declarations == ({"type": "file_search"}, {"type": "file_search"})
     assert hosted.extras == {"include": ["file_search_call.results"], "store": True}
     assert hosted.provider == "scripted"
-    assert adapter.hosted_declarations(adapter.requests[0]) == list(hosted.declarations)
+    assert adapter.connection.hosted_declarations(adapter.requests[0]) == list(hosted.declarations)
 
 
 def test_a_codec_without_request_extras_asks_for_nothing() -> None:

@@ -18,8 +18,10 @@ from affordance.adapters import (
     Delta,
     ModelRequest,
     PreparedRequest,
+    ProviderAdapter,
     ProviderTurn,
     RequestRetryPolicy,
+    RequestSettings,
     RetryingTransport,
     SseEvent,
     TextPiece,
@@ -27,7 +29,7 @@ from affordance.adapters import (
     Translate,
     TurnEnd,
     Usage,
-    WireAdapter,
+    WireModel,
     parse_json,
 )
 from affordance.testing import FakeClock
@@ -109,24 +111,8 @@ class Translation:
             yield TextPiece(data["text"])
 
 
-class ScriptedAdapter(WireAdapter[PreparedRequest]):
+class ScriptedModel(WireModel[PreparedRequest]):
     name = "scripted"
-
-    def __init__(self, exchange: ScriptedExchange, clock: FakeClock) -> None:
-        super().__init__()
-        self.clients = ClientPair.of(
-            None, None, provider=self.name, sync_type=Sdk, async_type=AsyncSdk
-        )
-        self.transport = RetryingTransport(
-            exchange,
-            self.clients,
-            provider=self.name,
-            classify=classify,
-            give_up=give_up,
-            policy=RequestRetryPolicy(max_retries=2),
-            clock=clock,
-            request_id_headers=("x-request-id", "x-other-id"),
-        )
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         return PreparedRequest({"turn": request.turn})
@@ -136,6 +122,22 @@ class ScriptedAdapter(WireAdapter[PreparedRequest]):
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return Translation()
+
+
+class ScriptedAdapter(ProviderAdapter[ScriptedModel]):
+    def __init__(self, exchange: ScriptedExchange, clock: FakeClock) -> None:
+        clients = ClientPair.of(None, None, provider="scripted", sync_type=Sdk, async_type=AsyncSdk)
+        transport = RetryingTransport(
+            exchange,
+            clients,
+            provider="scripted",
+            classify=classify,
+            give_up=give_up,
+            policy=RequestRetryPolicy(max_retries=2),
+            clock=clock,
+            request_id_headers=("x-request-id", "x-other-id"),
+        )
+        super().__init__(ScriptedModel(RequestSettings("scripted-1"), clients, transport))
 
 
 def prompt() -> PromptTemplate[Any]:

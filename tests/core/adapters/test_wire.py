@@ -1,6 +1,7 @@
-"""``WireAdapter`` (``affordance.adapters.wire``): a plugin's three wire-format methods and a
-transport make a whole adapter — the four sends, the preview and closing — here with a
-transport that records what it is handed. The shipped plugins run it over real HTTP."""
+"""``WireModel`` (``affordance.adapters.wire``): a plugin's three wire-format methods and a
+transport make a whole model — the four sends, the preview and closing — held by a
+``ProviderAdapter``, here with a transport that records what it is handed. The shipped plugins
+run it over real HTTP."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from affordance.adapters import (
     Delta,
     ModelRequest,
     PreparedRequest,
+    ProviderAdapter,
     ProviderTurn,
     RequestSettings,
     SseEvent,
@@ -24,7 +26,7 @@ from affordance.adapters import (
     TurnEnd,
     Usage,
     UserMessage,
-    WireAdapter,
+    WireModel,
     adecode_stream,
     check_model,
     decode_stream,
@@ -98,21 +100,8 @@ class Translation:
         return [TurnEnd(Usage(1, 2), "stop", "r1")]
 
 
-class EchoAdapter(WireAdapter[PreparedRequest]):
+class EchoModel(WireModel[PreparedRequest]):
     name = "echo"
-
-    def __init__(self, *, client: object = None, close_clients: bool = False) -> None:
-        super().__init__()
-        self.settings = RequestSettings(check_model("echo-1"))
-        self.clients = ClientPair.of(
-            client,
-            None,
-            provider=self.name,
-            sync_type=SyncClient,
-            async_type=AsyncClient,
-            close_clients=close_clients,
-        )
-        self.transport = RecordingTransport()
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         (opening,) = request.messages
@@ -129,6 +118,22 @@ class EchoAdapter(WireAdapter[PreparedRequest]):
         return Translation()
 
 
+class EchoAdapter(ProviderAdapter[EchoModel]):
+    """The user's object: builds its model from its own options, runs the loop."""
+
+    def __init__(self, *, client: object = None, close_clients: bool = False) -> None:
+        clients = ClientPair.of(
+            client,
+            None,
+            provider=self.name,
+            sync_type=SyncClient,
+            async_type=AsyncClient,
+            close_clients=close_clients,
+        )
+        settings = RequestSettings(check_model("echo-1"))
+        super().__init__(EchoModel(settings, clients, RecordingTransport()))
+
+
 def prompt() -> PromptTemplate[Any]:
     return PromptTemplate(
         ns="tests", key="echo", sections=[MarkdownSection(title="Task", template="Say it.")]
@@ -142,7 +147,7 @@ def test_the_plain_sends_post_the_prepared_body_and_parse_the_answer() -> None:
     again = asyncio.run(adapter.aevaluate(prompt()))
 
     body = {"model": "echo-1", "text": "## 1 Task\nSay it."}
-    assert adapter.transport.sent == [("send", body), ("asend", body)]  # type: ignore[attr-defined]
+    assert adapter.connection.transport.sent == [("send", body), ("asend", body)]  # type: ignore[attr-defined]
     assert answer.text == again.text == "heard: ## 1 Task\nSay it."
 
 
@@ -160,7 +165,7 @@ def test_the_streamed_sends_ask_for_a_stream_and_translate_each_event() -> None:
 
     streamed = asyncio.run(astream())
     body = {"model": "echo-1", "text": "## 1 Task\nSay it.", "stream": True}
-    assert adapter.transport.sent == [("send_stream", body), ("asend_stream", body)]  # type: ignore[attr-defined]
+    assert adapter.connection.transport.sent == [("send_stream", body), ("asend_stream", body)]  # type: ignore[attr-defined]
     assert events.response is not None
     assert events.response.text == streamed.text == "one two"  # the translator's end() ran
 
@@ -168,7 +173,7 @@ def test_the_streamed_sends_ask_for_a_stream_and_translate_each_event() -> None:
 def test_the_preview_is_the_plain_body_and_sends_nothing() -> None:
     adapter = EchoAdapter()
     adapter.evaluate(prompt())
-    transport = adapter.transport
+    transport = adapter.connection.transport
     assert isinstance(transport, RecordingTransport)
 
     preview = adapter.wire_request(transport.requests[0])
@@ -187,7 +192,10 @@ def test_close_closes_only_clients_the_adapter_owns() -> None:
 
 def test_clients_from_the_environment_are_built_from_their_class_and_closed_by_close() -> None:
     adapter = EchoAdapter()
-    sync, async_ = adapter.clients.sync_client(), adapter.clients.async_client()
+    sync, async_ = (
+        adapter.connection.clients.sync_client(),
+        adapter.connection.clients.async_client(),
+    )
 
     adapter.close()
     asyncio.run(adapter.aclose())

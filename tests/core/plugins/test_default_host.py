@@ -6,7 +6,7 @@ import pytest
 
 import affordance.plugins
 from affordance import HostedTool, PromptEvaluationError
-from affordance.adapters.base import ProviderAdapter
+from affordance.adapters import ProviderAdapter, ProviderModel
 from affordance.plugins import (
     CodecSpec,
     HostedToolKindSpec,
@@ -51,20 +51,17 @@ class Codec:
 """
 
 ADAPTER = """
-from affordance.adapters.base import ProviderAdapter
+from affordance.adapters import ProviderAdapter, ProviderModel
+
+class AcmeModel(ProviderModel):
+    name = "acme"
 
 class AcmeAdapter(ProviderAdapter):
     name = "acme"
 
     def __init__(self, *, model, **options):
-        super().__init__(**options)
+        super().__init__(AcmeModel(), **options)
         self.model = model
-
-    def send(self, request):
-        raise NotImplementedError
-
-    async def asend(self, request):
-        raise NotImplementedError
 """
 
 
@@ -88,18 +85,20 @@ class AcmePlugin:
         ]
 
 
-class AcmeAdapter(ProviderAdapter):
+class AcmeModel(ProviderModel):
     name = "acme"
 
-    def send(self, request):
-        raise NotImplementedError
 
-    async def asend(self, request):
-        raise NotImplementedError
-
-
-class BareAdapter(AcmeAdapter):
+class BareModel(ProviderModel):
     name = "bare"
+
+
+def acme_adapter(**options):
+    return ProviderAdapter(AcmeModel(), **options)
+
+
+def bare_adapter(**options):
+    return ProviderAdapter(BareModel(), **options)
 
 
 @pytest.fixture
@@ -156,10 +155,10 @@ def test_load_adapter_uses_the_default_host(acme):
 
 
 def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
-    adapter = AcmeAdapter()
+    adapter = acme_adapter()
     codec = adapter.hosted_codec("acme_search")
     assert codec.serialize(search_tool()) == {"type": "acme_search", "name": "search"}
-    assert adapter.require_hosted_codec(search_tool()) is codec
+    assert adapter.connection.require_hosted_codec(search_tool()) is codec
     outputs = adapter.parse_hosted_outputs(
         [{"type": "message"}, {"type": "acme_search_call", "found": 3}], [search_tool()]
     )
@@ -167,7 +166,7 @@ def test_an_adapter_finds_its_hosted_codecs_in_the_registry(acme):
 
 
 def test_a_codec_output_not_of_the_registered_type_is_dropped_with_a_warning(acme, caplog):
-    adapter = AcmeAdapter()
+    adapter = acme_adapter()
     assert adapter.hosted_output_type("acme_search").__name__ == "Found"
     assert adapter.hosted_output_type("never_registered") is None
     with caplog.at_level("WARNING", logger="affordance.hosted"):
@@ -183,7 +182,7 @@ def test_a_codec_output_not_of_the_registered_type_is_dropped_with_a_warning(acm
 
 def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):
     with pytest.raises(PromptEvaluationError) as info:
-        BareAdapter().require_hosted_codec(search_tool(), prompt_name="research")
+        bare_adapter().connection.require_hosted_codec(search_tool(), prompt_name="research")
     error = info.value
     assert error.message == (
         "hosted tool kind 'acme_search' is not supported by provider 'bare'; "
@@ -194,7 +193,7 @@ def test_an_unsupported_kind_names_the_provider_kind_and_who_supports_it(acme):
 
 def test_a_kind_nobody_supports_says_so(acme):
     with pytest.raises(PromptEvaluationError, match="no installed provider supports it"):
-        AcmeAdapter().require_hosted_codec(
+        acme_adapter().connection.require_hosted_codec(
             HostedTool("code_interpreter", "run", "Run code.", search_tool().config)
         )
 

@@ -43,21 +43,19 @@ def exploding():
 """
 
 ADAPTER_MODULE = """
-from affordance.adapters.base import ProviderAdapter
+from affordance.adapters import ProviderAdapter, ProviderModel
+
+
+class AcmeModel(ProviderModel):
+    name = "acme"
 
 
 class AcmeAdapter(ProviderAdapter):
     name = "acme"
 
     def __init__(self, *, model="acme-1", **options):
-        super().__init__(**options)
+        super().__init__(AcmeModel(), **options)
         self.model = model
-
-    def send(self, request):
-        raise NotImplementedError
-
-    async def asend(self, request):
-        raise NotImplementedError
 
 
 NotAnAdapter = object

@@ -130,7 +130,7 @@ class BrokenWriter(FakeSearchCodec):
 def test_a_codec_failing_to_declare_is_an_error_before_any_request():
     class Wire(ScriptedAdapter):
         def send(self, request: ModelRequest) -> ProviderTurn:
-            self.hosted_declarations(request)  # what a provider plugin does first
+            self.connection.hosted_declarations(request)  # what a provider plugin does first
             return super().send(request)
 
     adapter = Wire([ProviderTurn(text="answer")], codecs={"fake_search": BrokenWriter()})

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from affordance import MarkdownSection, PromptTemplate
 from affordance.testing import ScriptedAdapter
 from taskchat.cli import main
 from taskchat.providers import ProviderSetupError, build_adapter
@@ -20,8 +21,9 @@ def test_the_default_model_is_the_offline_one() -> None:
     adapter = build_adapter("scripted")
 
     assert isinstance(adapter, ScriptedAdapter)
-    adapter.requests.append(object())  # type: ignore[arg-type]
-    assert adapter.requests == []  # a server keeps no request log
+    prompt = PromptTemplate(sections=[MarkdownSection(title="Ask", template="List my tasks.")])
+    adapter.send(adapter.preview_request(prompt.render(), "ask"))
+    assert (adapter.sent, adapter.requests) == (1, [])  # a server keeps no request log
 
 
 @pytest.mark.parametrize(

@@ -137,4 +137,4 @@ def test_the_sdk_classes_are_the_ones_the_adapter_pairs() -> None:
     )
 
     with pytest.raises(RuntimeError, match="aevaluate needs an async client"):
-        adapter.clients.async_client()
+        adapter.connection.clients.async_client()

@@ -37,7 +37,7 @@ NO_PARAMS = Tool[None, str](name="ping", description="Check the service.")
 
 
 def test_declarations_are_strict_when_the_schema_allows_it_and_keep_optional_fields() -> None:
-    declared = AnthropicAdapter("m").tool_declarations([SEARCH, TAG, NO_PARAMS])
+    declared = AnthropicAdapter("m").connection.tool_declarations([SEARCH, TAG, NO_PARAMS])
 
     assert declared[0] == {
         "name": "search",
@@ -69,28 +69,28 @@ def test_declarations_are_strict_when_the_schema_allows_it_and_keep_optional_fie
 def test_a_non_strict_declaration_says_why_in_its_note() -> None:
     adapter = AnthropicAdapter("m")
 
-    assert adapter.declaration(SEARCH).note is None
+    assert adapter.connection.declaration(SEARCH).note is None
     assert (
-        adapter.declaration(TAG).note
+        adapter.connection.declaration(TAG).note
         == "not strict: property 'tags' is a mapping; strict objects are closed"
     )
 
 
 def test_a_declaration_is_built_once_per_tool_and_shown_as_a_copy() -> None:
     adapter = AnthropicAdapter("m")
-    first = adapter.declaration(SEARCH)
+    first = adapter.connection.declaration(SEARCH)
 
-    assert adapter.declaration(SEARCH) is first
-    shown = adapter.tool_declarations([SEARCH])
+    assert adapter.connection.declaration(SEARCH) is first
+    shown = adapter.connection.tool_declarations([SEARCH])
     shown[0]["input_schema"]["properties"].clear()
-    assert adapter.tool_declarations([SEARCH])[0]["input_schema"]["properties"]
+    assert adapter.connection.tool_declarations([SEARCH])[0]["input_schema"]["properties"]
     assert SEARCH.parameters_schema()["required"] == ["query"]  # the core's schema is untouched
 
 
 def test_a_serializer_without_strict_mode_sends_schemas_as_they_are() -> None:
     adapter = AnthropicAdapter("m", serializers={"tool": AnthropicToolSerializer(strict=False)})
 
-    (declared,) = adapter.tool_declarations([SEARCH])
+    (declared,) = adapter.connection.tool_declarations([SEARCH])
 
     assert "strict" not in declared
     assert declared["input_schema"] == SEARCH.parameters_schema()

@@ -44,7 +44,7 @@ def run(adapter: GoogleAdapter, prompt: PromptTemplate[Any], mode: str) -> Any:
         try:
             return await adapter.aevaluate(prompt)
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     return asyncio.run(go())
 
@@ -367,7 +367,10 @@ def test_with_no_client_one_is_built_from_the_environment_and_closed(
         adapter = GoogleAdapter("gemini-test")
         first = adapter.evaluate(prompt).text
         second = (await adapter.aevaluate(prompt)).text
-        same = adapter.clients.sync_client().aio is adapter.clients.async_client()
+        same = (
+            adapter.connection.clients.sync_client().aio
+            is adapter.connection.clients.async_client()
+        )
         await adapter.aclose()
         adapter.close()
         return [first, second, same]

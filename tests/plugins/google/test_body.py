@@ -73,10 +73,10 @@ def test_the_adapter_shows_the_declarations_it_sends(
     adapter = make_adapter()
     tools = prompt.render().tools
 
-    (declared,) = adapter.tool_declarations(tools)
+    (declared,) = adapter.connection.tool_declarations(tools)
 
     assert [d["name"] for d in declared["functionDeclarations"]] == ["get_weather", "flaky"]
-    assert adapter.tool_declarations(()) == []
+    assert adapter.connection.tool_declarations(()) == []
 
 
 @pytest.mark.parametrize(

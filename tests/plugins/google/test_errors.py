@@ -42,7 +42,7 @@ def run(adapter: GoogleAdapter, prompt: Any, mode: str) -> Any:
         try:
             return await adapter.aevaluate(prompt)
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     return asyncio.run(go())
 

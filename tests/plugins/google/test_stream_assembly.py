@@ -45,7 +45,7 @@ def _failure(adapter: GoogleAdapter, prompt: Any, mode: str) -> PromptEvaluation
                     _ = [event async for event in events]
             return raised.value
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     return asyncio.run(consume())
 

@@ -237,7 +237,7 @@ def consume(adapter: GoogleAdapter, prompt: Any, aio: bool) -> list[Any]:
             async with adapter.astream(prompt) as events:
                 return [event async for event in events]
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     if aio:
         return asyncio.run(aconsume())

@@ -124,7 +124,7 @@ def test_the_async_streamed_turn_equals_the_async_plain_turn(
         try:
             return await adapter.asend(request), await astreamed_turn(adapter, request)
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     plain, streamed = asyncio.run(both())
 
@@ -160,7 +160,7 @@ def consume_all(adapter: GoogleAdapter, prompt: Any, aio: bool) -> None:
                 async for _ in events:
                     pass
         finally:
-            await adapter.clients.async_client().aclose()
+            await adapter.connection.clients.async_client().aclose()
 
     if aio:
         asyncio.run(consume())

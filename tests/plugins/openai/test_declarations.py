@@ -37,7 +37,7 @@ STRICT_SEARCH_PARAMETERS = {
 
 
 def test_responses_declarations_are_flat_and_strict_when_possible() -> None:
-    declared = OpenAIAdapter("m").tool_declarations([SEARCH, TAG, NO_PARAMS])
+    declared = OpenAIAdapter("m").connection.tool_declarations([SEARCH, TAG, NO_PARAMS])
 
     assert declared[0] == {
         "type": "function",
@@ -63,7 +63,7 @@ def test_responses_declarations_are_flat_and_strict_when_possible() -> None:
 
 
 def test_chat_declarations_nest_the_same_function() -> None:
-    declared = OpenAIAdapter("m", api="chat").tool_declarations([SEARCH, TAG])
+    declared = OpenAIAdapter("m", api="chat").connection.tool_declarations([SEARCH, TAG])
 
     assert declared[0] == {
         "type": "function",
@@ -89,7 +89,7 @@ def test_non_strict_declarations_keep_defaults_for_the_model() -> None:
 
     loose = Tool[Open, str](name="loose", description="Anything goes.")
 
-    (declared,) = OpenAIAdapter("m").tool_declarations([loose])
+    (declared,) = OpenAIAdapter("m").connection.tool_declarations([loose])
 
     assert declared["strict"] is False
     assert declared["parameters"]["properties"]["limit"] == {"type": "integer", "default": 5}
@@ -97,10 +97,12 @@ def test_non_strict_declarations_keep_defaults_for_the_model() -> None:
 
 def test_a_declaration_is_built_once_per_tool_and_shown_as_a_copy() -> None:
     adapter = OpenAIAdapter("m")
-    first = adapter.declaration(SEARCH)
+    first = adapter.connection.declaration(SEARCH)
 
-    assert adapter.declaration(SEARCH) is first
-    shown = adapter.tool_declarations([SEARCH])
+    assert adapter.connection.declaration(SEARCH) is first
+    shown = adapter.connection.tool_declarations([SEARCH])
     shown[0]["parameters"]["properties"].clear()
-    assert adapter.tool_declarations([SEARCH])[0]["parameters"] == STRICT_SEARCH_PARAMETERS
+    assert (
+        adapter.connection.tool_declarations([SEARCH])[0]["parameters"] == STRICT_SEARCH_PARAMETERS
+    )
     assert SEARCH.parameters_schema()["required"] == ["query"]  # the core's schema is untouched

@@ -91,7 +91,7 @@ class Provider:
         adapter: ScriptedAdapter
 
         def respond(request: ModelRequest) -> ProviderTurn:
-            self.declared.append(adapter.hosted_declarations(request))
+            self.declared.append(adapter.connection.hosted_declarations(request))
             self.sent += 1
             return ProviderTurn(text=self.text, hosted_items=items)
 

@@ -1,5 +1,6 @@
-"""Everything a provider plugin builds on, in one import: the adapter base classes (and
-``WireAdapter``, an adapter as a wire format plus a transport), the normalized model a provider
+"""Everything a provider plugin builds on, in one import: its model's base classes
+(``ProviderModel``, and ``WireModel``: a wire format plus a transport), the adapter that holds
+the model (``ProviderAdapter``, the runner users call), the normalized model a provider
 reads and writes (messages, requests, turns, stream deltas), the transports (``StainlessTransport``,
 ``RetryingTransport``), the shared wire toolkit (clients, SSE, raw HTTP responses, decoding,
 encoding, errors, retries, redaction) and the serializer roles.
@@ -39,6 +40,7 @@ from affordance.adapters.errors import (
     transport_errors,
 )
 from affordance.adapters.hosted_request import HostedRequest
+from affordance.adapters.model import ProviderModel
 from affordance.adapters.raw_http import (
     achunks,
     aclose_response,
@@ -102,7 +104,7 @@ from affordance.adapters.wire import (
     PreparedRequest,
     RequestSettings,
     Translate,
-    WireAdapter,
+    WireModel,
     WireTransport,
     check_model,
 )
@@ -180,6 +182,7 @@ __all__ = [
     "ProviderAdapter",
     "ProviderErrorMapper",
     "ProviderItem",
+    "ProviderModel",
     "ProviderTurn",
     "RefusalPiece",
     "RequestRetryPolicy",
@@ -216,7 +219,7 @@ __all__ = [
     "Usage",
     "UsageFields",
     "UserMessage",
-    "WireAdapter",
+    "WireModel",
     "WireTransport",
     "achunks",
     "aclose_response",

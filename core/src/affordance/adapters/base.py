@@ -1,283 +1,112 @@
-"""``ProviderAdapter``: what a provider plugin subclasses — the evaluate API, plus the plugin
-registry's serializers and hosted-tool codecs for its provider.
+"""``ProviderAdapter``: the user's object for one provider — the runner holding its model.
 
-A plugin implements :meth:`~affordance.runtime.loop.evaluator.Evaluator.send` and ``asend`` (and,
-for streaming, ``send_stream``/``asend_stream``): build its wire body with :meth:`declaration`,
-:meth:`output_format`, :meth:`tool_result` and :meth:`hosted_declarations`, call its SDK, and
-read the answer with :func:`affordance.adapters.decoding.decode_turn`. The loop, tool execution,
-confirmations, disclosure and events are the core's. An adapter that places its hosted tools'
-request extras (``include`` on OpenAI Responses) builds from :meth:`hosted_request` instead.
+A provider plugin ships two classes: its model (a :class:`~affordance.adapters.ProviderModel`,
+usually a :class:`~affordance.adapters.WireModel`: the wire format and the clients) and its
+adapter, a ``ProviderAdapter`` whose typed constructor takes the provider's options, builds the
+model and hands the rest — the loop's options (``executor``, ``max_turns``, ``tool_choice``...)
+and the resolution options (``serializers``, ``codecs``, ``registry``) — to this class::
 
-Serializers and codecs resolve through the plugin registry once per adapter and registry
-snapshot (see :mod:`affordance.adapters.resolution`); ``serializers=`` and ``codecs=`` override
-them for one adapter. The registry sits below this layer: the adapter asks it, it never imports
-adapters.
+    class AcmeAdapter(ProviderAdapter[AcmeModel]):  # named after its model, "acme"
+        def __init__(self, model: str, *, client: acme.Client | None = None, **options: Any):
+            super().__init__(AcmeModel(model, client), **options)
+
+The loop, tool execution, confirmations, disclosure and events are the runner's
+(:class:`~affordance.runtime.loop.Evaluator`); what is sent and how the answer reads is the
+model's. The adapter answers ``with``/``async with`` and ``close()``/``aclose()`` for its model,
+and previews a request's body (``wire_request``, what ``affordance render`` shows).
 """
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-import functools
-from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args, get_origin
 
-from affordance.adapters.hosted_request import HostedRequest
-from affordance.adapters.resolution import Resolution, SerializerFactories
-from affordance.errors import AffordanceError, PromptEvaluationError
+from affordance.adapters.model import ProviderModel
+from affordance.runtime.calls.executor import ToolExecutor
 from affordance.runtime.loop.evaluator import Evaluator
-from affordance.runtime.model.messages import ToolCall, ToolResultMessage
-from affordance.runtime.model.serializers import OutputFormat, ToolDeclaration
-from affordance.runtime.model.turn import ModelRequest, ProviderTurn
-from affordance.tools.hosted import HostedTool, HostedToolCodec
-from affordance.tools.tool import Tool
+from affordance.runtime.model import ModelRequest
+from affordance.tools.hosted import HostedToolCodec
 
 if TYPE_CHECKING:
     from affordance.plugins import Registry
 
 __all__ = ["ProviderAdapter"]
 
-AdapterT = TypeVar("AdapterT", bound="ProviderAdapter")
-ResultT = TypeVar("ResultT")
-
-_NO_HOSTED_TOOLS = HostedRequest()
+ModelT = TypeVar("ModelT", bound=ProviderModel)
+AdapterT = TypeVar("AdapterT", bound="ProviderAdapter[Any]")
 
 
-class ProviderAdapter(Evaluator):
-    """Evaluates prompts against one provider (see :class:`Evaluator` for the loop options).
+class ProviderAdapter(Evaluator, Generic[ModelT]):
+    """Evaluates prompts against one provider's model (``connection``); see
+    :class:`Evaluator` for the loop options.
 
-    ``serializers`` maps roles (``"tool"``, ``"tool_result"``, ``"output"``) to serializers and
-    ``codecs`` maps hosted tool kinds to codecs; both take precedence over the plugin registry.
-    ``registry`` is the registry to resolve through (``load_adapter`` passes its own); by
-    default the process-wide one, built on first use.
+    ``serializers`` (roles to serializers), ``codecs`` (hosted tool kinds to codecs) and
+    ``registry`` (the plugin registry to resolve through) configure the model's resolution:
+    they take precedence over the plugin registry for this adapter.
     """
 
-    default_serializers: ClassVar[SerializerFactories] = {}
-    """The plugin's own serializers, used when the registry offers none for this provider."""
+    connection: ModelT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A provider adapter is named after its model: ``ProviderAdapter[AcmeModel]`` takes
+        ``AcmeModel.name`` unless the class sets its own ``name``."""
+        super().__init_subclass__(**kwargs)
+        if "name" in vars(cls):
+            return
+        for base in getattr(cls, "__orig_bases__", ()):
+            (model, *_) = get_args(base) or (None,)
+            if get_origin(base) is ProviderAdapter and isinstance(model, type):
+                cls.name = getattr(model, "name", cls.name)
 
     def __init__(
         self,
+        connection: ModelT,
         *,
         serializers: Mapping[str, Any] | None = None,
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
         registry: Registry | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(**options)
-        if serializers:
-            from affordance.plugins.specs import SERIALIZER_ROLES
-
-            unknown = sorted(set(serializers) - set(SERIALIZER_ROLES))
-            if unknown:
-                raise ValueError(
-                    f"serializers has unknown role(s) {', '.join(unknown)}; "
-                    f"roles are {', '.join(SERIALIZER_ROLES)}"
-                )
-        self._given_serializers = dict(serializers or {})
-        self._given_codecs = dict(codecs or {})
-        self._fixed_registry = registry
-        self._resolution: Resolution | None = None
-
-    # -- resolution ------------------------------------------------------------------------
-
-    def resolution(self) -> Resolution:
-        """Serializers and codecs for the current registry snapshot (cheap after the first)."""
-        registry = self._fixed_registry
-        if registry is None:
-            registry = _plugins().registry()
-        resolved = self._resolution
-        if resolved is None or resolved.registry is not registry:
-            resolved = Resolution(
-                self.name,
-                registry,
-                serializers=self._given_serializers,
-                defaults=self.default_serializers,
-                codecs=self._given_codecs,
-                codec_provider=self.codec_provider,
+        if not isinstance(connection, ProviderModel):
+            raise TypeError(
+                f"{type(self).__qualname__} needs a ProviderModel, got {type(connection).__name__}"
             )
-            self._resolution = resolved
-        return resolved
+        if serializers or codecs or registry is not None:
+            connection.resolve_through(serializers=serializers, codecs=codecs, registry=registry)
+        super().__init__(connection, **options)
 
-    def declaration(self, tool: Tool[Any, Any]) -> ToolDeclaration:
-        """``tool`` as this provider declares it (role ``tool``), computed once per tool."""
-        return self.resolution().declaration(tool)
-
-    def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
-        """The structured-output format (role ``output``), computed once per schema."""
-        return self.resolution().output_format(schema, name)
-
-    def tool_result(self, message: ToolResultMessage) -> Any:
-        """What the model reads back for one call (role ``tool_result``)."""
-        return self.resolution().tool_result_serializer().serialize(message)
-
-    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
-        """Apply what the resolved serializers say about reading the model back: each call's
-        arguments through its declaration's ``normalize_arguments``, a final structured answer
-        through the output format's ``normalize_text``. The same for plain and streamed turns,
-        so a serializer override changes both. An adapter with no serializers of its own (no
-        wire format, like the offline ones) reads turns as they are."""
-        if not self.default_serializers and not self._given_serializers:
-            return turn
-        resolution = self.resolution()
-        calls = turn.tool_calls
-        changed = False
-        if calls and request.tools:
-            tools = {tool.name: tool for tool in request.tools}
-            normalized: list[ToolCall] = []
-            for call in calls:
-                tool = tools.get(call.name)
-                normalize = (
-                    None if tool is None else resolution.declaration(tool).normalize_arguments
-                )
-                if normalize is None:
-                    normalized.append(call)
-                    continue
-                normalized.append(ToolCall(call.id, call.name, normalize(call.arguments)))
-                changed = True
-            calls = tuple(normalized)
-        text = turn.text
-        if (
-            request.output_schema is not None
-            and text is not None
-            and not calls
-            and turn.finish_reason == "stop"
-        ):
-            normalize_text = resolution.output_format(
-                request.output_schema, request.output_name
-            ).normalize_text
-            if normalize_text is not None:
-                text = normalize_text(text)
-                changed = True
-        return dataclasses.replace(turn, text=text, tool_calls=calls) if changed else turn
-
-    def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
-        """The declarations of ``tools`` as this provider's tool serializer makes them."""
-        return [copy.deepcopy(dict(self.declaration(tool).wire)) for tool in tools]
-
-    # -- hosted tools ----------------------------------------------------------------------
-
-    @property
-    def codec_provider(self) -> str:
-        """The provider name hosted-tool codecs are registered under for this adapter: its
-        ``name``, unless one provider speaks several wire formats (OpenAI's Chat API uses
-        ``"openai-chat"``)."""
-        return self.name
+    @staticmethod
+    def executor_of(options: dict[str, Any]) -> ToolExecutor:
+        """The executor an adapter built with ``options`` runs tools with — given, or made now
+        and put in ``options`` — for a model whose retries wait on its clock, built before the
+        adapter is."""
+        executor = options.get("executor")
+        if executor is None:
+            executor = options["executor"] = ToolExecutor()
+        if not isinstance(executor, ToolExecutor):
+            raise TypeError(f"executor must be a ToolExecutor, got {type(executor).__name__}")
+        return executor
 
     def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        """The codec for hosted tool ``kind`` on this provider (None if unsupported)."""
-        return self.resolution().codec(kind)
+        return self.connection.hosted_codec(kind)
 
     def hosted_output_type(self, kind: str) -> type[Any] | None:
-        """The output type the registry's hosted tool kind ``kind`` names (imported on first
-        use), which its codec's output must be; None when no plugin registers the kind."""
-        registry = self.resolution().registry
-        found = None if registry is None else registry.hosted_tool_output(kind)
-        return None if found is None else found[0]
+        return self.connection.hosted_output_type(kind)
 
-    def hosted_declarations(self, request: ModelRequest) -> list[dict[str, Any]]:
-        """The request's hosted tools as this provider declares them, through their codecs
-        (:meth:`hosted_request`'s declarations, without the request extras)."""
-        return list(self.hosted_request(request).declarations)
+    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
+        """The body the model would send for ``request`` (``affordance render`` shows it)."""
+        return self.connection.wire_request(request)
 
-    def hosted_request(self, request: ModelRequest) -> HostedRequest:
-        """The request's hosted tools as this provider declares them, through their codecs:
-        each tool's declaration (``serialize``) and the request fields the codecs ask for
-        (``request_extras``, optional), combined by the rule of
-        :mod:`affordance.adapters.hosted_request`; the adapter places them with
-        :meth:`HostedRequest.merge_into`.
-
-        A codec's own ``AffordanceError`` (config the provider cannot honour) propagates as it
-        is; anything else a codec raises or returns wrongly — it is plugin code — is a
-        ``PromptEvaluationError`` naming the codec, raised before any request
-        (``KeyboardInterrupt`` excepted); so are extras that conflict."""
-        if not request.hosted_tools:
-            return _NO_HOSTED_TOOLS
-        declared: list[tuple[str, dict[str, Any], Mapping[str, Any]]] = []
-        for tool in request.hosted_tools:
-            codec = self.require_hosted_codec(tool, prompt_name=request.prompt_name)
-            declaration = self._ask_codec(tool, request, "declare", codec.serialize)
-            extras = self._ask_codec(
-                tool,
-                request,
-                "give the request extras of",
-                functools.partial(_request_extras, codec),
-            )
-            declared.append((tool.name, declaration, extras))
-        return HostedRequest.combine(
-            declared, provider=self.codec_provider, prompt_name=request.prompt_name
-        )
-
-    def _ask_codec(
-        self,
-        tool: HostedTool[Any],
-        request: ModelRequest,
-        doing: str,
-        ask: Callable[[HostedTool[Any]], ResultT],
-    ) -> ResultT:
-        """``ask(tool)``; anything but an ``AffordanceError`` (or ``KeyboardInterrupt``) it
-        raises — a codec is plugin code — as a ``PromptEvaluationError`` naming the codec and
-        what it failed to do."""
-        try:
-            return ask(tool)
-        except (AffordanceError, KeyboardInterrupt):
-            raise
-        except BaseException as error:
-            raise PromptEvaluationError(
-                f"the {tool.kind!r} codec for provider {self.codec_provider!r} failed to "
-                f"{doing} hosted tool {tool.name!r}: {type(error).__name__}: {error}",
-                prompt_name=request.prompt_name,
-                phase="render",
-                provider=self.name,
-            ) from error
-
-    def require_hosted_codec(
-        self, tool: HostedTool[Any], *, prompt_name: str | None = None
-    ) -> HostedToolCodec[Any, Any]:
-        """The codec for ``tool``, after checking its config is the registered kind's config
-        type; else a :class:`PromptEvaluationError` (phase ``render``) naming the kind, the
-        plugin that registered it and, for an unsupported kind, the providers that support it.
-        """
-        registry = self.resolution().registry
-        kind = tool.kind
-        if registry is not None:
-            registered = registry.hosted_tool_config(kind)
-            if registered is not None and not isinstance(tool.config, registered[0]):
-                config_type, contribution = registered
-                raise PromptEvaluationError(
-                    f"hosted tool {tool.name!r} of kind {kind!r} has a "
-                    f"{type(tool.config).__qualname__} config, but {contribution.origin} "
-                    f"registers kind {kind!r} with config {config_type.__qualname__}",
-                    prompt_name=prompt_name,
-                    phase="render",
-                    provider=self.name,
-                )
-        codec = self.hosted_codec(kind)
-        if codec is not None:
-            return codec
-        others = [] if registry is None else registry.providers_supporting(kind)
-        others = [p for p in others if p != self.codec_provider]
-        supported = (
-            f"providers that support it: {', '.join(others)}"
-            if others
-            else "no installed provider supports it (is its hosted-tool plugin installed?)"
-        )
-        raise PromptEvaluationError(
-            f"hosted tool kind {kind!r} is not supported by provider {self.codec_provider!r}; "
-            f"{supported}",
-            prompt_name=prompt_name,
-            phase="render",
-            provider=self.name,
-        )
-
-    # -- lifecycle -------------------------------------------------------------------------
+    # -- lifecycle: the model's ---------------------------------------------------------------
 
     def close(self) -> None:
-        """Release what the adapter owns (the sync client it built from the environment, or
-        was handed with ``close_clients=True``). Also ``with adapter: ...``."""
+        """Release what the model owns (the sync client it built from the environment, or was
+        handed with ``close_clients=True``). Also ``with adapter: ...``."""
+        self.connection.close()
 
     async def aclose(self) -> None:
-        """Release what the adapter owns on the async side; ``async with adapter: ...``."""
+        """Release what the model owns on the async side; ``async with adapter: ...``."""
+        await self.connection.aclose()
 
     def __enter__(self: AdapterT) -> AdapterT:
         return self
@@ -290,36 +119,3 @@ class ProviderAdapter(Evaluator):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
-
-    # -- previews --------------------------------------------------------------------------
-
-    def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
-        """The body this adapter would send for ``request`` (``affordance render`` shows it).
-
-        Provider plugins override this with the body their ``send`` builds.
-        """
-        raise NotImplementedError(f"{type(self).__qualname__} does not preview its requests")
-
-
-def _request_extras(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, Any]:
-    """The request fields ``codec`` asks for on behalf of ``tool`` — a copy, so the body never
-    shares the codec's objects — or none when it does not define ``request_extras``."""
-    declare = getattr(codec, "request_extras", None)
-    if declare is None:
-        return {}
-    extras = declare(tool)
-    if not isinstance(extras, Mapping) or not all(isinstance(key, str) for key in extras):
-        raise TypeError(
-            f"request_extras returned {type(extras).__qualname__}, not a mapping of request "
-            "field names to values"
-        )
-    return copy.deepcopy(dict(extras))
-
-
-@functools.cache
-def _plugins() -> ModuleType:
-    """``affordance.plugins``, imported once, when first needed: adapters with no wire format
-    (the offline ones) never load the plugin machinery."""
-    import affordance.plugins
-
-    return affordance.plugins

@@ -1,8 +1,8 @@
-"""``WireAdapter``: a provider adapter as a wire format and a transport.
+"""``WireModel``: a provider's model as a wire format and a transport.
 
 Every shipped provider plugin works the same way: build the JSON body of a request
-(:meth:`WireAdapter.prepare`), read a whole answer's JSON into a turn (:meth:`~WireAdapter.parse`)
-and a stream's events into deltas (:meth:`~WireAdapter.translator`). Sending the body through
+(:meth:`WireModel.prepare`), read a whole answer's JSON into a turn (:meth:`~WireModel.parse`)
+and a stream's events into deltas (:meth:`~WireModel.translator`). Sending the body through
 the SDK — retries, decoding, closing the response, mapping errors — is a
 :class:`WireTransport`'s (:class:`~affordance.adapters.transport.StainlessTransport` for the
 ``openai`` and ``anthropic`` SDKs, :class:`~affordance.adapters.retrying.RetryingTransport` for
@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
-from affordance.adapters.base import ProviderAdapter
+from affordance.adapters.model import ProviderModel
 
 if TYPE_CHECKING:
     from affordance.adapters import ClientPair, Delta, ModelRequest, ProviderTurn, SseEvent
@@ -26,7 +26,7 @@ __all__ = [
     "PreparedRequest",
     "RequestSettings",
     "Translate",
-    "WireAdapter",
+    "WireModel",
     "WireTransport",
     "check_model",
 ]
@@ -109,12 +109,21 @@ def check_model(model: str) -> str:
     return model
 
 
-class WireAdapter(ProviderAdapter, Generic[PreparedT]):
-    """A provider adapter made of a wire format (the three methods a plugin implements) and a
+class WireModel(ProviderModel, Generic[PreparedT]):
+    """A provider's model made of a wire format (the three methods a plugin implements) and a
     :class:`WireTransport` (``transport``) sending through ``clients``."""
 
-    transport: WireTransport
-    clients: ClientPair[Any, Any]
+    def __init__(
+        self,
+        settings: RequestSettings,
+        clients: ClientPair[Any, Any],
+        transport: WireTransport,
+        **resolving: Any,
+    ) -> None:
+        """``settings`` are what every request sends, ``transport`` sends through ``clients``;
+        ``resolving`` are :class:`ProviderModel`'s (``serializers``, ``codecs``, ``registry``)."""
+        super().__init__(**resolving)
+        self.settings, self.clients, self.transport = settings, clients, transport
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedT:
         """The body of ``request`` (asking for a stream when ``stream``), and what reading its
@@ -129,7 +138,7 @@ class WireAdapter(ProviderAdapter, Generic[PreparedT]):
         """A fresh translator for one streamed answer."""
         raise NotImplementedError
 
-    # -- ProviderAdapter ---------------------------------------------------------------------
+    # -- the Model protocol ---------------------------------------------------------------------
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
@@ -156,10 +165,10 @@ class WireAdapter(ProviderAdapter, Generic[PreparedT]):
     # -- clients -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the sync client if this adapter owns it (built it from the environment, or was
+        """Close the sync client if this model owns it (built it from the environment, or was
         given it with ``close_clients=True``)."""
         self.clients.close()
 
     async def aclose(self) -> None:
-        """Close the async client if this adapter owns it; call it on the loop that used it."""
+        """Close the async client if this model owns it; call it on the loop that used it."""
         await self.clients.aclose()

@@ -8,13 +8,14 @@ fault matrix and the loopback fault server live in the ``affordance-testing`` di
 from affordance.testing.clock import FakeClock
 from affordance.testing.compare import comparable, comparable_calls
 from affordance.testing.network import NetworkBlockedError, block_network
-from affordance.testing.scripted import ScriptedAdapter, text, tool_call, tool_calls
+from affordance.testing.scripted import ScriptedAdapter, ScriptedModel, text, tool_call, tool_calls
 from affordance.testing.sweep import ToolSweepAdapter, sample_from_schema
 
 __all__ = [
     "FakeClock",
     "NetworkBlockedError",
     "ScriptedAdapter",
+    "ScriptedModel",
     "ToolSweepAdapter",
     "block_network",
     "comparable",

@@ -13,12 +13,28 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from affordance.adapters import Delta, ModelRequest, ProviderAdapter, ProviderTurn, ToolCall, Usage
+from affordance.adapters import (
+    Delta,
+    ModelRequest,
+    ProviderAdapter,
+    ProviderModel,
+    ProviderTurn,
+    ToolCall,
+    Usage,
+)
 from affordance.runtime import ToolExecutor
 from affordance.runtime.model import deltas_of
 from affordance.tools import HostedToolCodec
 
-__all__ = ["Responder", "ScriptedAdapter", "Step", "text", "tool_call", "tool_calls"]
+__all__ = [
+    "Responder",
+    "ScriptedAdapter",
+    "ScriptedModel",
+    "Step",
+    "text",
+    "tool_call",
+    "tool_calls",
+]
 
 Responder = Callable[[ModelRequest], ProviderTurn]
 Step = ProviderTurn | BaseException | Responder
@@ -48,19 +64,8 @@ def text(content: str, *, usage: Usage | None = None, **fields: Any) -> Provider
     return ProviderTurn(text=content, usage=usage or Usage(10, 5), **fields)
 
 
-class ScriptedAdapter(ProviderAdapter):
-    """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
-
-    ``responder`` answers when the script is empty (useful when many runs share one adapter).
-    Every request is kept in :attr:`requests`; ``record=False`` keeps none (a long-lived
-    adapter, e.g. an app's offline model, must not grow without bound).
-    Streamed (``stream``/``astream``), each answer arrives in pieces of ``stream_chunk``
-    characters, so offline tests and demos show streaming as a provider would.
-    Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
-    uses the codecs the installed plugins register for that provider, so provider-shaped items
-    in ``ProviderTurn.hosted_items`` go through the real codecs (and their outputs are checked
-    against the types the plugins register, as a provider adapter checks them).
-    """
+class ScriptedModel(ProviderModel):
+    """The model of a :class:`ScriptedAdapter`: answers from the script, keeps the requests."""
 
     name = "scripted"
 
@@ -71,12 +76,10 @@ class ScriptedAdapter(ProviderAdapter):
         responder: Responder | None = None,
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
         codecs_of: str | None = None,
-        executor: ToolExecutor | None = None,
         stream_chunk: int = 8,
         record: bool = True,
-        **options: Any,
     ) -> None:
-        super().__init__(executor=executor, codecs=codecs, **options)
+        super().__init__(codecs=codecs)
         if stream_chunk < 0:
             raise ValueError(f"stream_chunk must be 0 (whole) or positive, got {stream_chunk}")
         self.stream_chunk = stream_chunk
@@ -140,7 +143,68 @@ class ScriptedAdapter(ProviderAdapter):
     def remaining(self) -> int:
         return len(self._steps)
 
+
+class ScriptedAdapter(ProviderAdapter[ScriptedModel]):
+    """Replays ``steps`` in order: turns are returned, exceptions raised, callables called.
+
+    ``responder`` answers when the script is empty (useful when many runs share one adapter).
+    Every request is kept in :attr:`requests`; ``record=False`` keeps none (a long-lived
+    adapter, e.g. an app's offline model, must not grow without bound).
+    Streamed (``stream``/``astream``), each answer arrives in pieces of ``stream_chunk``
+    characters, so offline tests and demos show streaming as a provider would.
+    Hosted tools are testable offline: ``codecs`` maps kinds to codecs, and ``codecs_of="openai"``
+    uses the codecs the installed plugins register for that provider, so provider-shaped items
+    in ``ProviderTurn.hosted_items`` go through the real codecs (and their outputs are checked
+    against the types the plugins register, as a provider adapter checks them). The script is
+    the adapter's model (:class:`ScriptedModel`, its ``connection``).
+    """
+
+    def __init__(
+        self,
+        steps: Iterable[Step] = (),
+        *,
+        responder: Responder | None = None,
+        codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+        codecs_of: str | None = None,
+        executor: ToolExecutor | None = None,
+        stream_chunk: int = 8,
+        record: bool = True,
+        **options: Any,
+    ) -> None:
+        model = ScriptedModel(
+            steps,
+            responder=responder,
+            codecs=codecs,
+            codecs_of=codecs_of,
+            stream_chunk=stream_chunk,
+            record=record,
+        )
+        super().__init__(model, executor=executor, **options)
+
+    @property
+    def requests(self) -> list[ModelRequest]:
+        """Every request the model was sent (none with ``record=False``)."""
+        return self.connection.requests
+
+    @property
+    def sent(self) -> int:
+        """How many requests the model was sent."""
+        return self.connection.sent
+
+    @property
+    def stream_chunk(self) -> int:
+        return self.connection.stream_chunk
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted steps are left."""
+        return self.connection.remaining
+
+    def add(self, *steps: Step) -> None:
+        """Append ``steps`` to the script."""
+        self.connection.add(*steps)
+
     def assert_complete(self) -> None:
         """Fail if scripted steps were never used."""
-        if self._steps:
-            raise AssertionError(f"ScriptedAdapter has {len(self._steps)} unused step(s)")
+        if self.connection.remaining:
+            raise AssertionError(f"ScriptedAdapter has {self.connection.remaining} unused step(s)")

@@ -11,18 +11,15 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters import (
-    ModelRequest,
-    ProviderAdapter,
-    ProviderTurn,
-    ToolCall,
-    ToolResultMessage,
-)
+from affordance.adapters import ModelRequest, ProviderTurn, ToolCall, ToolResultMessage
+from affordance.runtime import Evaluator
 
 __all__ = ["ToolSweepAdapter", "sample_from_schema"]
 
 
-class ToolSweepAdapter(ProviderAdapter):
+class ToolSweepAdapter(Evaluator):
+    """An offline runner that is its own model: the first turn calls every exposed tool."""
+
     name = "tool-sweep"
 
     def send(self, request: ModelRequest) -> ProviderTurn:

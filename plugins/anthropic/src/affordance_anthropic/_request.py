@@ -30,7 +30,7 @@ from affordance.adapters import (
 from affordance.adapters import PreparedRequest as WirePreparedRequest
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderAdapter
+    from affordance.adapters import ProviderModel
 
 __all__ = [
     "STRICT_BUDGET",
@@ -94,19 +94,19 @@ def is_content_block(item: Mapping[str, Any]) -> bool:
 
 
 def build_body(
-    adapter: ProviderAdapter, request: ModelRequest, settings: RequestSettings
+    model: ProviderModel, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
     """The Messages body of ``request``. The hosted tools' request extras (none of the shipped
     codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
-    hosted = adapter.hosted_request(request)
+    hosted = model.hosted_request(request)
     body: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": settings.max_tokens,
-        "messages": messages(adapter, request),
+        "messages": messages(model, request),
     }
     system = request.instructions
     tools: list[Mapping[str, Any]] = within_strict_budget(
-        [adapter.declaration(tool).wire for tool in request.tools]
+        [model.declaration(tool).wire for tool in request.tools]
     )
     tools.extend(hosted.declarations)
     if tools:
@@ -115,7 +115,7 @@ def build_body(
         if choice is not None:
             body["tool_choice"] = choice
     if request.output_schema is not None:
-        formatted = adapter.output_format(request.output_schema, request.output_name).wire
+        formatted = model.output_format(request.output_schema, request.output_name).wire
         for key, value in formatted.items():
             if key == "system" and isinstance(value, str):
                 system = value if system is None else f"{system}\n\n{value}"
@@ -191,14 +191,14 @@ def _cost_of(schema: Mapping[str, Any]) -> SchemaCost:
 # -- the transcript ----------------------------------------------------------------------------
 
 
-def messages(adapter: ProviderAdapter, request: ModelRequest) -> list[dict[str, Any]]:
+def messages(model: ProviderModel, request: ModelRequest) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in request.messages:
         if isinstance(message, UserMessage):
             if message.text:
                 _add(out, "user", [{"type": "text", "text": message.text}])
         elif isinstance(message, ToolResultMessage):
-            _add(out, "user", [adapter.tool_result(message)])
+            _add(out, "user", [model.tool_result(message)])
         else:
             blocks = assistant_blocks(message)
             if blocks:

@@ -1,9 +1,9 @@
 """``AnthropicAdapter``: evaluates prompts with Anthropic's Messages API.
 
-The adapter only translates: :mod:`._request` builds the body, :mod:`._reply` reads the answer,
-whole or streamed, into the core's turn and deltas; the tool declarations, tool-result blocks
-and output formats come from the serializers the plugin registry resolves (:mod:`.serializers`
-by default); the loop, tool execution and confirmations are the core's. Requests go through
+The adapter is the runner users call; its model, ``AnthropicModel``, only translates:
+:mod:`._request` builds the body, :mod:`._reply` reads the answer, whole or streamed, into the
+core's turn and deltas; the tool declarations, tool-result blocks and output formats come from
+the serializers the plugin registry resolves (:mod:`.serializers` by default). Requests go through
 the SDK client's public ``post`` with our ready JSON body
 (:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed once with
 ``json.loads`` (per event, when streaming): the SDK still owns auth, base URL, headers,
@@ -20,12 +20,13 @@ import anthropic
 
 from affordance.adapters import (
     ModelRequest,
+    ProviderAdapter,
     ProviderTurn,
     RequestSettings,
     SerializerFactories,
     StainlessSdk,
     Translate,
-    WireAdapter,
+    WireModel,
     withhold_bodies,
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
@@ -37,7 +38,7 @@ from affordance_anthropic.serializers import (
     AnthropicToolSerializer,
 )
 
-__all__ = ["AnthropicAdapter"]
+__all__ = ["AnthropicAdapter", "AnthropicModel"]
 
 withhold_bodies("anthropic._base_client")  # it logs each request's body at DEBUG
 
@@ -51,7 +52,32 @@ _SDK = StainlessSdk(
 )
 
 
-class AnthropicAdapter(WireAdapter[PreparedRequest]):
+class AnthropicModel(WireModel[PreparedRequest]):
+    """Anthropic's Messages wire format, sent through the ``anthropic`` SDK's clients: the model
+    an :class:`AnthropicAdapter` holds (its ``connection``)."""
+
+    name: ClassVar[str] = "anthropic"
+    default_serializers: ClassVar[SerializerFactories] = {
+        "tool": AnthropicToolSerializer,
+        "tool_result": AnthropicToolResultSerializer,
+        "output": AnthropicOutputSerializer,
+    }
+
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+        """The request body for ``request``, and what reading its answer needs."""
+        prepared = build_body(self, request, self.settings)
+        if stream:
+            prepared.body["stream"] = True
+        return prepared
+
+    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
+        return parse_message(data, prepared.hosted, prepared.continued)
+
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        return MessagesReply(hosted=prepared.hosted, continued=prepared.continued)
+
+
+class AnthropicAdapter(ProviderAdapter[AnthropicModel]):
     """Anthropic through the official ``anthropic`` SDK.
 
     ``client`` is a ready ``anthropic.Anthropic`` or ``anthropic.AsyncAnthropic``
@@ -74,17 +100,9 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
 
     ``extra_body`` is merged last into every request body, object values key by key
     (``{"thinking": {"type": "adaptive"}}``, ``{"output_config": {"effort": "low"}}``,
-    ``{"stop_sequences": [...]}``). The loop options (``tool_choice``, ``parallel_tool_calls``,
-    ``max_turns``, ...) and ``serializers``/``codecs`` overrides are those of
-    :class:`~affordance.adapters.ProviderAdapter`.
+    ``{"stop_sequences": [...]}``). The other options (``max_turns``, ``tool_choice``,
+    ``codecs``...) are :class:`~affordance.adapters.ProviderAdapter`'s.
     """
-
-    name: ClassVar[str] = "anthropic"
-    default_serializers: ClassVar[SerializerFactories] = {
-        "tool": AnthropicToolSerializer,
-        "tool_result": AnthropicToolResultSerializer,
-        "output": AnthropicOutputSerializer,
-    }
 
     def __init__(
         self,
@@ -98,10 +116,8 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
         close_clients: bool = False,
         **options: Any,
     ) -> None:
-        super().__init__(**options)
-        self.settings = RequestSettings.of(model, max_tokens, temperature, extra_body)
-        self.model, self.max_tokens = model, max_tokens
-        self.clients, self.transport = _SDK.connect(
+        settings = RequestSettings.of(model, max_tokens, temperature, extra_body)
+        clients, transport = _SDK.connect(
             client,
             async_client,
             provider=self.name,
@@ -110,21 +126,8 @@ class AnthropicAdapter(WireAdapter[PreparedRequest]):
             build_sync=lambda: _with_credentials(anthropic.Anthropic()),
             build_async=lambda: _with_credentials(anthropic.AsyncAnthropic()),
         )
-
-    # -- the wire format ---------------------------------------------------------------------
-
-    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
-        """The request body for ``request``, and what reading its answer needs."""
-        prepared = build_body(self, request, self.settings)
-        if stream:
-            prepared.body["stream"] = True
-        return prepared
-
-    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        return parse_message(data, prepared.hosted, prepared.continued)
-
-    def translator(self, prepared: PreparedRequest) -> Translate:
-        return MessagesReply(hosted=prepared.hosted, continued=prepared.continued)
+        super().__init__(AnthropicModel(settings, clients, transport), **options)
+        self.model, self.max_tokens = model, max_tokens
 
 
 ClientT = TypeVar("ClientT", anthropic.Anthropic, anthropic.AsyncAnthropic)

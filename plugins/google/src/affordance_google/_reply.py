@@ -2,12 +2,9 @@
 
 A stream's chunks are whole ``GenerateContentResponse`` objects, each with the next parts, so
 one reader (:class:`Reading`) serves both: a plain response is read as a stream of one chunk
-(:func:`parse_body`, its deltas joined by the core's assembler), a stream chunk by chunk.
-Function calls may come without an ``id``. The core still needs one per call, so such a call
-gets a synthetic id (``<responseId>-<turn>-<index>``), which never goes on the wire. When
-hosted tools were declared, their codecs read one item, built the same way from either: the
-candidate's parts (text, ``executableCode``, ``codeExecutionResult``...) and its
-``groundingMetadata``.
+(:func:`parse_body`, its deltas joined by the core's assembler), a stream chunk by chunk. A
+call without an ``id`` gets a synthetic one (:meth:`Reading._call`); hosted tools' codecs read
+one item, the candidate's parts and ``groundingMetadata`` (:meth:`Reading.end`).
 """
 
 from __future__ import annotations

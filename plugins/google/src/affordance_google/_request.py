@@ -27,7 +27,7 @@ from affordance.adapters import (
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderAdapter
+    from affordance.adapters import ProviderModel
 
 __all__ = ["PreparedRequest", "build_body"]
 
@@ -60,19 +60,19 @@ class PreparedRequest:
 
 
 def build_body(
-    adapter: ProviderAdapter, request: ModelRequest, settings: RequestSettings
+    model: ProviderModel, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
     """The ``generateContent`` body of ``request``. The hosted tools' request extras (none of the
     shipped codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
-    hosted = adapter.hosted_request(request)
-    declarations = [adapter.declaration(tool).wire for tool in request.tools]
+    hosted = model.hosted_request(request)
+    declarations = [model.declaration(tool).wire for tool in request.tools]
     names = {
         str(wire["name"]): tool.name
         for tool, wire in zip(request.tools, declarations, strict=True)
         if wire.get("name") != tool.name
     }
     declared = {tool: wire for wire, tool in names.items()}
-    body: dict[str, Any] = {"contents": _contents(adapter, request.messages, declared)}
+    body: dict[str, Any] = {"contents": _contents(model, request.messages, declared)}
     if request.instructions is not None:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     tools: list[Mapping[str, Any]] = list(hosted.declarations)
@@ -89,7 +89,7 @@ def build_body(
             body["toolConfig"] = tool_config
     generation: dict[str, Any] = {}
     if request.output_schema is not None:
-        generation.update(adapter.output_format(request.output_schema, request.output_name).wire)
+        generation.update(model.output_format(request.output_schema, request.output_name).wire)
     options = {"maxOutputTokens": settings.max_tokens, "temperature": settings.temperature}
     generation.update((key, value) for key, value in options.items() if value is not None)
     if generation:
@@ -114,7 +114,7 @@ def _function_calling_config(
 
 
 def _contents(
-    adapter: ProviderAdapter, messages: Sequence[Any], declared: Mapping[str, str]
+    model: ProviderModel, messages: Sequence[Any], declared: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     contents: list[dict[str, Any]] = []
     pairing: dict[str, tuple[str | None, str]] = {}
@@ -124,7 +124,7 @@ def _contents(
             if responses is None:
                 responses = []
                 contents.append({"role": "user", "parts": responses})
-            responses.append(_function_response(adapter, message, pairing, declared))
+            responses.append(_function_response(model, message, pairing, declared))
             continue
         responses = None
         if isinstance(message, UserMessage):
@@ -161,13 +161,13 @@ def _model_parts(
 
 
 def _function_response(
-    adapter: ProviderAdapter,
+    model: ProviderModel,
     message: ToolResultMessage,
     pairing: Mapping[str, tuple[str | None, str]],
     declared: Mapping[str, str],
 ) -> dict[str, Any]:
     call_id, name = pairing.get(message.call_id, (None, declared.get(message.name, "")))
-    response = adapter.tool_result(message)
+    response = model.tool_result(message)
     if not isinstance(response, Mapping):
         response = {"output": response}
     reply: dict[str, Any] = {"name": name or wire_name(message.name), "response": response}

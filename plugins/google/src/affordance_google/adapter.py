@@ -1,8 +1,9 @@
 """``GoogleAdapter``: evaluates prompts with Gemini, on the Gemini Developer API or Vertex AI.
 
-Its wire format is :mod:`._request` (the ``generateContent`` body) and :mod:`._reply` (a plain
-or streamed answer read into the core's turn); requests go through the SDK's own HTTP layer, one
-attempt at a time, retried by the adapter (:mod:`._transport`).
+The adapter is the runner users call; its model, ``GoogleModel``, is the wire format:
+:mod:`._request` (the ``generateContent`` body) and :mod:`._reply` (a plain or streamed answer
+read into the core's turn); requests go through the SDK's own HTTP layer, one attempt at a
+time, retried by the adapter (:mod:`._transport`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from google.genai.client import AsyncClient
 from affordance.adapters import (
     ClientPair,
     ModelRequest,
+    ProviderAdapter,
     ProviderTurn,
     RequestRetryPolicy,
     RequestSettings,
@@ -23,7 +25,7 @@ from affordance.adapters import (
     SerializerFactories,
     SharedClient,
     Translate,
-    WireAdapter,
+    WireModel,
 )
 from affordance.clock import Clock
 from affordance.tools import Tool
@@ -36,13 +38,40 @@ from affordance_google.serializers import (
     GoogleToolSerializer,
 )
 
-__all__ = ["GoogleAdapter"]
+__all__ = ["GoogleAdapter", "GoogleModel"]
 
 DEFAULT_API_VERSION = "v1beta"
 """The Developer API version the adapter calls unless told otherwise (``api_version=``)."""
 
 
-class GoogleAdapter(WireAdapter[PreparedRequest]):
+class GoogleModel(WireModel[PreparedRequest]):
+    """Gemini's ``generateContent`` wire format, sent through ``google-genai``'s HTTP layer: the
+    model a :class:`GoogleAdapter` holds (its ``connection``)."""
+
+    name: ClassVar[str] = "google"
+    default_serializers: ClassVar[SerializerFactories] = {
+        "tool": GoogleToolSerializer,
+        "tool_result": GoogleToolResultSerializer,
+        "output": GoogleOutputSerializer,
+    }
+
+    def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
+        """The ``tools`` entry the functions go out as: one ``functionDeclarations`` tool."""
+        declarations = super().tool_declarations(tools)
+        return [{"functionDeclarations": declarations}] if declarations else []
+
+    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
+        """The body of ``request``: the same plain and streamed (the stream has its own path)."""
+        return build_body(self, request, self.settings)
+
+    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
+        return parse_body(data, prepared)
+
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        return Reading(prepared)
+
+
+class GoogleAdapter(ProviderAdapter[GoogleModel]):
     """Gemini through the official ``google-genai`` SDK.
 
     ``client`` is a ready ``google.genai.Client`` (its ``.aio`` serves ``aevaluate`` and
@@ -60,15 +89,9 @@ class GoogleAdapter(WireAdapter[PreparedRequest]):
     honouring ``Retry-After``, 408, 500, 502, 503, 504, timeouts, refused or reset connections);
     ``clock`` is what its waits sleep on (the executor's by default). ``extra_body`` is merged
     last into every body, object values key by key
-    (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``).
+    (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``). The other options
+    (``max_turns``, ``codecs``...) are :class:`~affordance.adapters.ProviderAdapter`'s.
     """
-
-    name: ClassVar[str] = "google"
-    default_serializers: ClassVar[SerializerFactories] = {
-        "tool": GoogleToolSerializer,
-        "tool_result": GoogleToolResultSerializer,
-        "output": GoogleOutputSerializer,
-    }
 
     def __init__(
         self,
@@ -85,15 +108,13 @@ class GoogleAdapter(WireAdapter[PreparedRequest]):
         close_clients: bool = False,
         **options: Any,
     ) -> None:
-        super().__init__(**options)
-        self.settings = RequestSettings.of(
+        settings = RequestSettings.of(
             model, max_output_tokens, temperature, extra_body, limit="max_output_tokens"
         )
-        self.model = model
         if isinstance(client, genai.Client) and async_client is None:
             async_client = client.aio
         environment = SharedClient(client_from_environment)  # one client for both paths
-        self.clients = ClientPair.of(
+        clients = ClientPair.of(
             client,
             async_client,
             provider=self.name,
@@ -103,27 +124,10 @@ class GoogleAdapter(WireAdapter[PreparedRequest]):
             build_async=lambda: environment().aio,
             close_clients=close_clients,
         )
-        self.api_version = api_version
         self.retry = retry if retry is not None else RequestRetryPolicy()
-        self.clock: Clock = clock if clock is not None else self.executor.clock
-        exchange = Exchange(model, api_version)  # one attempt through the SDK's HTTP layer
-        self.transport = RetryingTransport.of(
-            exchange, self.clients, FAILURES, policy=self.retry, clock=self.clock
+        self.clock = clock if clock is not None else self.executor_of(options).clock
+        transport = RetryingTransport.of(  # one attempt at a time through the SDK's HTTP layer
+            Exchange(model, api_version), clients, FAILURES, policy=self.retry, clock=self.clock
         )
-
-    def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
-        """The ``tools`` entry the functions go out as: one ``functionDeclarations`` tool."""
-        declarations = super().tool_declarations(tools)
-        return [{"functionDeclarations": declarations}] if declarations else []
-
-    # -- the wire format ---------------------------------------------------------------------
-
-    def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
-        """The body of ``request``: the same plain and streamed (the stream has its own path)."""
-        return build_body(self, request, self.settings)
-
-    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        return parse_body(data, prepared)
-
-    def translator(self, prepared: PreparedRequest) -> Translate:
-        return Reading(prepared)
+        super().__init__(GoogleModel(settings, clients, transport), **options)
+        self.model, self.api_version = model, api_version

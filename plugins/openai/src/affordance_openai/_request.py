@@ -37,7 +37,7 @@ from affordance.adapters import (
 from affordance_openai._reply import ChatReply, ResponsesReply, parse_completion, parse_response
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderAdapter
+    from affordance.adapters import ProviderModel
 
 __all__ = ["CHAT", "RESPONSES", "ApiShape", "build_body"]
 
@@ -85,7 +85,7 @@ class ApiShape:
 
 
 def build_body(
-    adapter: ProviderAdapter,
+    model: ProviderModel,
     request: ModelRequest,
     settings: RequestSettings,
     shape: ApiShape,
@@ -95,7 +95,7 @@ def build_body(
     """The body of ``request`` on ``shape``'s API. The hosted tools' request extras go in before
     the function tools, and the caller's ``extra_body`` is merged last (it may replace them,
     but not ``stream``)."""
-    hosted = adapter.hosted_request(request)
+    hosted = model.hosted_request(request)
     transcript: list[Mapping[str, Any]] = []
     if shape.instructions_key is None and request.instructions is not None:
         transcript.append({"role": "system", "content": request.instructions})
@@ -103,13 +103,13 @@ def build_body(
         if isinstance(message, UserMessage):
             transcript.append({"role": "user", "content": message.text})
         elif isinstance(message, ToolResultMessage):
-            transcript.append(shape.tool_result(message.call_id, adapter.tool_result(message)))
+            transcript.append(shape.tool_result(message.call_id, model.tool_result(message)))
         else:
             transcript.extend(shape.assistant(message))
     body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
-    tools = [shape.function(adapter.declaration(tool).wire) for tool in request.tools]
+    tools = [shape.function(model.declaration(tool).wire) for tool in request.tools]
     if shape.hosted_in_tools:
         tools.extend(hosted.declarations)
     else:
@@ -124,7 +124,7 @@ def build_body(
         if choice is not None:
             body["tool_choice"] = choice
     if request.output_schema is not None:
-        formatted = adapter.output_format(request.output_schema, request.output_name)
+        formatted = model.output_format(request.output_schema, request.output_name)
         body[shape.output_key] = shape.output_format(formatted.wire)
     if settings.max_tokens is not None:
         body[shape.max_tokens_key] = settings.max_tokens

@@ -10,7 +10,7 @@ The runtime's top room; it uses the other three and nothing uses it.
 - ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;
 - ``resumption``: finding the suspended evaluation the caller's confirmations answer;
 - ``evaluator``: :class:`Evaluator`, the runner — the evaluate and stream API over the loop,
-  holding one model connection (``_hosted_outputs``: its default reading of hosted outputs).
+  holding one model connection.
 """
 
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest

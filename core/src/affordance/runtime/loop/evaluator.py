@@ -7,15 +7,14 @@ execution, confirmations, disclosure and events. An evaluation and its tool hand
 class through protocols (``EvaluationRunner``, ``Runner``), so nothing below it imports it.
 
 ``Evaluator(connection, ...)`` runs any model (``connection``, kept as ``evaluator.connection``:
-``model`` is a provider adapter's model name). A subclass that implements :meth:`Evaluator.send` and
-:meth:`Evaluator.asend` itself is its own model — as every provider adapter is: they build on
-:class:`affordance.adapters.ProviderAdapter`, which adds the plugin registry's serializers and
-hosted-tool codecs to this class.
+``model`` is a provider adapter's model name): every provider adapter does, holding its
+provider's model (:class:`affordance.adapters.ProviderAdapter`). A subclass that implements
+:meth:`Evaluator.send` and :meth:`Evaluator.asend` itself is its own model.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
@@ -24,14 +23,14 @@ from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.executor import ToolExecutor
-from affordance.runtime.loop._hosted_outputs import read_hosted_outputs
 from affordance.runtime.loop.actions import Action
 from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.resumption import suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 from affordance.runtime.model.connection import Model
-from affordance.runtime.model.deltas import Delta, deltas_of
+from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
+from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
 from affordance.runtime.model.turn import (
@@ -120,13 +119,13 @@ class Evaluator:
         """
         if self.connection is not self:
             return self.connection.send_stream(request)
-        return _whole(self.send, request)
+        return sent_whole(self.send, request)
 
     def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         """The async form of :meth:`send_stream`."""
         if self.connection is not self:
             return self.connection.asend_stream(request)
-        return _awhole(self.asend, request)
+        return asent_whole(self.asend, request)
 
     def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
         """The turn as the loop should read it (adapters undo what their wire format changed,
@@ -350,16 +349,3 @@ class Evaluator:
         )
         evaluation.observer = observer
         return evaluation, evaluation.start()
-
-
-def _whole(send: Callable[[ModelRequest], ProviderTurn], request: ModelRequest) -> Iterator[Delta]:
-    """A plain request's turn as the deltas of a stream (sent on the first ``next``)."""
-    yield from deltas_of(send(request))
-
-
-async def _awhole(
-    asend: Callable[[ModelRequest], Awaitable[ProviderTurn]], request: ModelRequest
-) -> AsyncIterator[Delta]:
-    """The async form of :func:`_whole`."""
-    for delta in deltas_of(await asend(request)):
-        yield delta

@@ -8,7 +8,9 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``messages``: the provider-neutral transcript (:class:`ToolCall` and the three messages);
 - ``deltas``: the pieces of a streamed turn and the :class:`TurnAssembler` joining them;
 - ``serializers``: the serializer roles of the provider contract (tools, results, output);
-- ``output``: structured output — the schema a model is asked to follow, parsing the answer.
+- ``output``: structured output — the schema a model is asked to follow, parsing the answer;
+- ``hosted_outputs``: reading a response's hosted-tool outputs through their codecs, checked
+  against the output types their kinds are registered with.
 """
 
 from affordance.runtime.model.connection import Model
@@ -24,8 +26,11 @@ from affordance.runtime.model.deltas import (
     ToolCallReady,
     TurnAssembler,
     TurnEnd,
+    asent_whole,
     deltas_of,
+    sent_whole,
 )
+from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.messages import (
     AssistantMessage,
     Message,
@@ -84,9 +89,12 @@ __all__ = [
     "TurnEnd",
     "Usage",
     "UserMessage",
+    "asent_whole",
     "deltas_of",
     "output_name",
     "output_schema",
     "parse_output",
+    "read_hosted_outputs",
+    "sent_whole",
     "tool_choice_for_turn",
 ]

@@ -9,9 +9,10 @@ the hosted tools it ran produced (``parse_hosted_outputs``). The runner, an
 options, tool execution, confirmations and events are the runner's; a model holds only its
 connection and wire format.
 
-Every provider adapter is its own model today (``ProviderAdapter`` implements this protocol
-and is the runner that holds it); a model of another kind — the Temporal plugin's stand-in,
-which replays turns a workflow already has — is handed to a plain ``Evaluator``.
+A provider plugin's model (an ``affordance.adapters.ProviderModel``) implements this protocol,
+and its adapter — the user's object, a ``ProviderAdapter`` — is the runner holding it; a model
+of another kind — the Temporal plugin's stand-in, which replays turns a workflow already has —
+is handed to a plain ``Evaluator``.
 """
 
 from __future__ import annotations

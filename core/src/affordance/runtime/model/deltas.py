@@ -9,7 +9,7 @@ of code, and a stream that stops before its ``TurnEnd`` is an error, never a sho
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -30,7 +30,9 @@ __all__ = [
     "ToolCallReady",
     "TurnAssembler",
     "TurnEnd",
+    "asent_whole",
     "deltas_of",
+    "sent_whole",
 ]
 
 
@@ -246,6 +248,20 @@ def deltas_of(turn: ProviderTurn, *, chunk: int = 0) -> Iterator[Delta]:
         else:
             yield ToolCallReady(index, call.arguments)
     yield TurnEnd(turn.usage, turn.finish_reason, turn.response_id)
+
+
+def sent_whole(send: Callable[[Any], ProviderTurn], request: Any) -> Iterator[Delta]:
+    """A plain request's turn as a stream's deltas, sent on the first ``next``: how a model
+    that does not stream answers ``send_stream``."""
+    yield from deltas_of(send(request))
+
+
+async def asent_whole(
+    asend: Callable[[Any], Awaitable[ProviderTurn]], request: Any
+) -> AsyncIterator[Delta]:
+    """The async form of :func:`sent_whole`."""
+    for delta in deltas_of(await asend(request)):
+        yield delta
 
 
 def _pieces(text: str, size: int) -> Iterator[str]:

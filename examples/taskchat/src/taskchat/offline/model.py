@@ -23,9 +23,8 @@ def offline_adapter(executor: ToolExecutor | None = None, *, pace: float = 0.0) 
     ``pace`` seconds after each piece, as a model typing would (0: no wait)."""
     if pace < 0:
         raise ValueError(f"pace must not be negative, got {pace}")
-    adapter = _PacedAdapter(responder=respond, executor=executor, pace=pace)
-    adapter.requests = _Unrecorded()  # a server must not keep every request it ever saw
-    return adapter
+    # record=False: a server must not keep every request it ever saw
+    return _PacedAdapter(responder=respond, executor=executor, pace=pace, record=False)
 
 
 class _PacedAdapter(ScriptedAdapter):
@@ -38,11 +37,6 @@ class _PacedAdapter(ScriptedAdapter):
             yield delta
             if self._pace:
                 await asyncio.sleep(self._pace)
-
-
-class _Unrecorded(list[ModelRequest]):
-    def append(self, item: ModelRequest) -> None:
-        pass
 
 
 def respond(request: ModelRequest) -> ProviderTurn:
