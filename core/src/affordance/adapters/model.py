@@ -57,10 +57,8 @@ _NO_HOSTED_TOOLS = HostedRequest()
 class ProviderModel:
     """One provider's model connection (the :class:`~affordance.runtime.model.Model` protocol).
 
-    ``serializers`` maps roles (``"tool"``, ``"tool_result"``, ``"output"``) to serializers and
-    ``codecs`` maps hosted tool kinds to codecs; both take precedence over the plugin registry.
-    ``registry`` is the registry to resolve through (``load_adapter`` passes its own); by
-    default the process-wide one, built on first use.
+    Its serializers and codecs resolve through the process-wide plugin registry (built on first
+    use) unless :meth:`resolve_through` says otherwise.
     """
 
     name: ClassVar[str] = "provider"
@@ -69,18 +67,11 @@ class ProviderModel:
     default_serializers: ClassVar[SerializerFactories] = {}
     """The plugin's own serializers, used when the registry offers none for this provider."""
 
-    def __init__(
-        self,
-        *,
-        serializers: Mapping[str, Any] | None = None,
-        codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
-        registry: Registry | None = None,
-    ) -> None:
+    def __init__(self) -> None:
         self._given_serializers: dict[str, Any] = {}
         self._given_codecs: dict[str, HostedToolCodec[Any, Any]] = {}
         self._fixed_registry: Registry | None = None
         self._resolution: Resolution | None = None
-        self.resolve_through(serializers=serializers, codecs=codecs, registry=registry)
 
     def resolve_through(
         self,
@@ -89,9 +80,12 @@ class ProviderModel:
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
         registry: Registry | None = None,
     ) -> None:
-        """Resolve through these from now on: ``serializers`` and ``codecs`` are added over the
-        ones given before, ``registry`` (when given) replaces the registry. The adapter holding
-        this model calls it with its own ``serializers=``, ``codecs=`` and ``registry=``."""
+        """Resolve through these from now on: ``serializers`` (roles ``"tool"``,
+        ``"tool_result"``, ``"output"`` to serializers) and ``codecs`` (hosted tool kinds to
+        codecs) take precedence over the registry's, added over the ones given before;
+        ``registry`` (``load_adapter`` passes its own) replaces the process-wide one. The adapter
+        holding this model calls it with its own ``serializers=``, ``codecs=`` and
+        ``registry=``."""
         if serializers:
             from affordance.plugins.specs import SERIALIZER_ROLES
 

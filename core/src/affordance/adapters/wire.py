@@ -118,11 +118,9 @@ class WireModel(ProviderModel, Generic[PreparedT]):
         settings: RequestSettings,
         clients: ClientPair[Any, Any],
         transport: WireTransport,
-        **resolving: Any,
     ) -> None:
-        """``settings`` are what every request sends, ``transport`` sends through ``clients``;
-        ``resolving`` are :class:`ProviderModel`'s (``serializers``, ``codecs``, ``registry``)."""
-        super().__init__(**resolving)
+        """``settings`` are what every request sends, ``transport`` sends through ``clients``."""
+        super().__init__()
         self.settings, self.clients, self.transport = settings, clients, transport
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedT:

@@ -79,7 +79,8 @@ class ScriptedModel(ProviderModel):
         stream_chunk: int = 8,
         record: bool = True,
     ) -> None:
-        super().__init__(codecs=codecs)
+        super().__init__()
+        self.resolve_through(codecs=codecs)
         if stream_chunk < 0:
             raise ValueError(f"stream_chunk must be 0 (whole) or positive, got {stream_chunk}")
         self.stream_chunk = stream_chunk
