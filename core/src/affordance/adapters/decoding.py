@@ -17,7 +17,7 @@ so a stream never ends in a raw transport exception, nor in a shorter answer.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from affordance._json import loads
@@ -174,27 +174,34 @@ class UsageFields:
     output: tuple[str, ...]
     cached: tuple[str, ...] = ()
     reasoning: tuple[str, ...] = ()
+    _paths: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:  # each field's path, split once
+        counts = (self.input, self.output, self.cached, self.reasoning)
+        paths = tuple(tuple(tuple(name.split(".")) for name in names) for names in counts)
+        object.__setattr__(self, "_paths", paths)
 
     def read(self, usage: Any) -> Usage:
         """The counts of ``usage``; none at all when it is no object."""
         if not isinstance(usage, dict):
             return Usage()
+        inputs, outputs, cached, reasoning = self._paths
         return Usage(
-            input_tokens=_total(usage, self.input),
-            output_tokens=_total(usage, self.output),
-            cached_input_tokens=_total(usage, self.cached),
-            reasoning_tokens=_total(usage, self.reasoning),
+            input_tokens=_total(usage, inputs),
+            output_tokens=_total(usage, outputs),
+            cached_input_tokens=_total(usage, cached),
+            reasoning_tokens=_total(usage, reasoning),
         )
 
 
-def _total(usage: dict[str, Any], fields: tuple[str, ...]) -> int:
+def _total(usage: dict[str, Any], paths: tuple[tuple[str, ...], ...]) -> int:
     total = 0
-    for field in fields:
-        *path, key = field.split(".")
+    for path in paths:
         value: Any = usage
         for name in path:
             value = value.get(name) if type(value) is dict else None
-        total += token_count(value, key)
+        if type(value) is int:  # JSON integers only: not bool, not float
+            total += value
     return total
 
 
