@@ -179,8 +179,8 @@ def _affordance(backend: Loopback | None, async_tool: bool) -> Agent:
                     return answer
             return call
 
-        adapter: Any = ScriptedAdapter(responder=responder)
-        adapter.requests = _Unrecorded()  # peers' fakes keep no history either
+        # record=False: the peers' fakes keep no history either
+        adapter: Any = ScriptedAdapter(responder=responder, record=False)
     else:
         try:
             from affordance_openai import OpenAIAdapter
@@ -199,13 +199,6 @@ def _affordance(backend: Loopback | None, async_tool: bool) -> Agent:
         return (await adapter.aevaluate(prompt, params)).text  # type: ignore[no-any-return]
 
     return Agent(run_sync, run_async, aclose)
-
-
-class _Unrecorded(list):  # type: ignore[type-arg]
-    """Stands in for ``ScriptedAdapter.requests``: keeps nothing, so memory stays flat."""
-
-    def append(self, item: object) -> None:
-        pass
 
 
 # -- the openai SDK by hand (the floor) --------------------------------------------------------

@@ -18,6 +18,7 @@ from affordance.adapters import (
     ProviderModel,
     ProviderTurn,
     ToolDeclaration,
+    WeakIdentityCache,
 )
 from affordance.runtime import Evaluator, ToolExecutor
 from affordance.testing import FakeClock, ScriptedAdapter, ScriptedModel, text
@@ -125,3 +126,58 @@ def test_executor_of_gives_the_executor_an_adapter_will_run_tools_with() -> None
 
     with pytest.raises(TypeError, match="executor must be a ToolExecutor, got str"):
         ProviderAdapter.executor_of({"executor": "fast"})
+
+
+class Counting:
+    """A role-``tool`` serializer counting the declarations it builds."""
+
+    def __init__(self) -> None:
+        self.built = 0
+
+    def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
+        self.built += 1
+        return ToolDeclaration({"name": tool.name})
+
+
+def many_tools(count: int) -> list[Tool[None, None]]:
+    return [
+        Tool[None, None](name=f"t{n}", description="A tool.", handler=None) for n in range(count)
+    ]
+
+
+def test_a_busy_model_declares_each_living_tool_once_however_many_it_has_served() -> None:
+    """No bound a busy adapter cycles through: the first tool's declaration survives 1,100
+    later ones, and every tool is declared once while it lives."""
+    serializer = Counting()
+    adapter = EchoAdapter(serializers={"tool": serializer}, registry=_empty_registry())
+    first, *others = many_tools(1101)
+    declared = adapter.connection.declaration(first)
+    for tool in others:
+        adapter.connection.declaration(tool)
+
+    assert adapter.connection.declaration(first) is declared
+    assert [adapter.connection.declaration(tool) for tool in others[:3]] == [
+        ToolDeclaration({"name": "t1"}),
+        ToolDeclaration({"name": "t2"}),
+        ToolDeclaration({"name": "t3"}),
+    ]
+    assert serializer.built == 1101
+
+
+def test_a_declaration_goes_with_its_tool() -> None:
+    import gc
+
+    cache: WeakIdentityCache[Tool[Any, Any], str] = WeakIdentityCache()
+    kept, dropped = many_tools(2)
+    cache.put(kept, "kept")
+    cache.put(dropped, "dropped")
+    del dropped
+    gc.collect()
+
+    assert (len(cache), cache.get(kept)) == (1, "kept")
+
+
+def _empty_registry() -> Any:
+    from affordance.plugins import PluginHost
+
+    return PluginHost(autoload=False).registry()

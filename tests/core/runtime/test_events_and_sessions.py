@@ -18,7 +18,7 @@ from affordance.runtime import (
     Session,
     ToolInvoked,
 )
-from affordance.runtime.record.session import replace_latest, upsert_by
+from affordance.runtime.record.session import append, replace_latest, upsert_by
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 
@@ -145,6 +145,30 @@ def test_session_updates_are_safe_under_threads():
         thread.join()
     assert len(session.slice(Counter)) == 4000
     assert len({c.value for c in session.slice(Counter)}) == 4000
+
+
+def test_an_appended_slice_reads_as_tuples_that_later_events_leave_alone():
+    """``append`` grows a slice in place (no copy of the slice per event); what ``slice``
+    returned before stays as it was, and a slice also fed by another reducer reads the same
+    as before."""
+    session = Session(record_events=False)
+    session.register_reducer(Counter, Counter, append)
+    for n in range(3):
+        session.apply(Counter(n))
+    early = session.slice(Counter)
+    for n in range(3, 1000):
+        session.apply(Counter(n))
+
+    assert early == (Counter(0), Counter(1), Counter(2))
+    assert session.slice(Counter) == tuple(Counter(n) for n in range(1000))
+    assert session.slice(Counter) is session.slice(Counter)  # built once per change
+
+    session.register_reducer(Counter, Counter, upsert_by(lambda e: e.value % 2))
+    session.apply(Counter(1001))  # append adds it, then upsert drops the other odd ones
+    assert session.slice(Counter) == (*(Counter(n) for n in range(0, 1000, 2)), Counter(1001))
+    session.seed(Counter, (Counter(7),))
+    session.apply(Counter(8))
+    assert session.slice(Counter) == (Counter(7), Counter(8))
 
 
 def test_the_test_suite_itself_cannot_reach_the_internet():

@@ -10,6 +10,7 @@ A new registry snapshot (a plugin registered or pinned later) gets a new resolut
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from affordance.plugins import Registry
     from affordance.tools.hosted import HostedToolCodec
 
-__all__ = ["IdentityCache", "Resolution", "SerializerFactories"]
+__all__ = ["IdentityCache", "Resolution", "SerializerFactories", "WeakIdentityCache"]
 
 SerializerFactories = Mapping[str, Callable[[], Any]]
 """Role -> a factory of the serializer for that role."""
@@ -58,6 +59,36 @@ class IdentityCache(Generic[KeyT, ValueT]):
         return value
 
 
+class WeakIdentityCache(Generic[KeyT, ValueT]):
+    """A cache keyed by object identity whose entries live as long as their keys: unbounded,
+    so a busy adapter never cycles through it, and never holding a key alive. Keys must take
+    weak references (``Tool`` does)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref[Any], ValueT]] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: KeyT) -> ValueT | None:
+        entry = self._entries.get(id(key))
+        return entry[1] if entry is not None and entry[0]() is key else None
+
+    def put(self, key: KeyT, value: ValueT) -> ValueT:
+        entries = self._entries
+        index = id(key)
+
+        def forget(gone: weakref.ref[Any]) -> None:  # the key died: its entry goes with it
+            entry = entries.get(index)
+            if entry is not None and entry[0] is gone:
+                entries.pop(index, None)
+
+        with self._lock:
+            entries[index] = (weakref.ref(key, forget), value)
+        return value
+
+
 class Resolution:
     """Serializers, codecs and cached wire declarations of one adapter for one registry."""
 
@@ -78,7 +109,7 @@ class Resolution:
         self._defaults = defaults
         self._codecs: dict[str, HostedToolCodec[Any, Any] | None] = dict(codecs)
         self._serializers: dict[str, Any] = {}
-        self._declarations: IdentityCache[Tool[Any, Any], ToolDeclaration] = IdentityCache()
+        self._declarations: WeakIdentityCache[Tool[Any, Any], ToolDeclaration] = WeakIdentityCache()
         self._outputs: IdentityCache[Mapping[str, Any], tuple[str, OutputFormat]] = IdentityCache()
         self._lock = threading.Lock()
 
@@ -110,7 +141,8 @@ class Resolution:
         return default()
 
     def declaration(self, tool: Tool[Any, Any]) -> ToolDeclaration:
-        """``tool`` as this provider declares it, computed once per tool object."""
+        """``tool`` as this provider declares it, computed once per tool object and kept as long
+        as the tool lives."""
         found = self._declarations.get(tool)
         if found is not None:
             return found

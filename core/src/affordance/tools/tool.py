@@ -20,6 +20,13 @@ ResultT = TypeVar("ResultT")
 NoneType = type(None)
 
 
+class _WeaklyReferable:
+    """Gives a slotted class a ``__weakref__``: caches keyed by a tool (its declaration per
+    provider) let the entry go with the tool."""
+
+    __slots__ = ("__weakref__",)
+
+
 @dataclass(frozen=True, slots=True)
 class ToolExample(Generic[ParamsT, ResultT]):
     """A worked call shown to the model: what the input looks like and what comes back."""
@@ -30,7 +37,7 @@ class ToolExample(Generic[ParamsT, ResultT]):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Tool(Generic[ParamsT, ResultT]):
+class Tool(_WeaklyReferable, Generic[ParamsT, ResultT]):
     """A callable affordance: name, description, typed params and an optional handler.
 
     The params type comes from ``Tool[Params, Result](...)`` or from the handler's annotation;

@@ -74,13 +74,35 @@ def upsert_by(key: Callable[[Any], object]) -> Reducer[Any, Any]:
     return reduce
 
 
+class _Appended:
+    """A slice that only :func:`append` has grown since it was last read: its values in a list
+    (adding one is O(1)) and, once read, their tuple (built once per change). A long session
+    would otherwise copy every event it holds for each one it adds."""
+
+    __slots__ = ("frozen", "items")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.frozen: tuple[Any, ...] | None = None
+
+    def add(self, event: Any) -> None:
+        self.items.append(event)
+        self.frozen = None
+
+    def values(self) -> tuple[Any, ...]:
+        frozen = self.frozen
+        if frozen is None:
+            frozen = self.frozen = tuple(self.items)
+        return frozen
+
+
 class Session:
     """State that outlives one evaluation: slices, opened sections, pending confirmations."""
 
     def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
         self.session_id = session_id or new_id()
         self._lock = RLock()
-        self._slices: dict[type[Any], tuple[Any, ...]] = {}
+        self._slices: dict[type[Any], tuple[Any, ...] | _Appended] = {}
         self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = (
             {kept: [(kept, append)] for kept in _KEPT_BY_DEFAULT} if record_events else {}
         )
@@ -104,7 +126,16 @@ class Session:
             return
         with self._lock:
             for slice_type, reducer in reducers:
-                self._slices[slice_type] = reducer(self._slices.get(slice_type, ()), event)
+                current = self._slices.get(slice_type, ())
+                if reducer is append:  # the common case, in O(1)
+                    if isinstance(current, _Appended):
+                        current.add(event)
+                    else:
+                        self._slices[slice_type] = _Appended([*current, event])
+                    continue
+                if isinstance(current, _Appended):
+                    current = current.values()
+                self._slices[slice_type] = reducer(current, event)
 
     def records(self, event_type: type[Any]) -> bool:
         """Whether a reducer is registered for ``event_type``."""
@@ -112,7 +143,11 @@ class Session:
 
     def slice(self, slice_type: type[S]) -> tuple[S, ...]:
         """The current values of a slice (empty if nothing was recorded)."""
-        return self._slices.get(slice_type, ())
+        current = self._slices.get(slice_type, ())
+        if isinstance(current, _Appended):
+            with self._lock:
+                return current.values()
+        return current
 
     def seed(self, slice_type: type[S], values: tuple[S, ...]) -> None:
         """Set a slice directly, e.g. to restore saved state."""
