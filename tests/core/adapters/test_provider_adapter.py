@@ -18,8 +18,8 @@ from affordance.adapters import (
     ProviderModel,
     ProviderTurn,
     ToolDeclaration,
-    WeakIdentityCache,
 )
+from affordance.adapters.resolution import WeakIdentityCache
 from affordance.runtime import Evaluator, ToolExecutor
 from affordance.testing import FakeClock, ScriptedAdapter, ScriptedModel, text
 

@@ -51,7 +51,7 @@ from affordance.adapters.raw_http import (
     response_transport_errors,
 )
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
-from affordance.adapters.resolution import IdentityCache, SerializerFactories, WeakIdentityCache
+from affordance.adapters.resolution import IdentityCache, SerializerFactories
 from affordance.adapters.retry import (
     NO_REQUEST_RETRIES,
     RETRIED_STATUSES,
@@ -219,7 +219,6 @@ __all__ = [
     "Usage",
     "UsageFields",
     "UserMessage",
-    "WeakIdentityCache",
     "WireModel",
     "WireTransport",
     "achunks",

@@ -53,7 +53,7 @@ class ProviderAdapter(Evaluator, Generic[ModelT]):
         super().__init_subclass__(**kwargs)
         if "name" in vars(cls):
             return
-        for base in getattr(cls, "__orig_bases__", ()):
+        for base in vars(cls).get("__orig_bases__", ()):  # its own bases, not inherited ones
             (model, *_) = get_args(base) or (None,)
             if get_origin(base) is ProviderAdapter and isinstance(model, type):
                 cls.name = getattr(model, "name", cls.name)

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ProviderModel"]
 
-ModelT = TypeVar("ModelT", bound="ProviderModel")
 ResultT = TypeVar("ResultT")
 
 _NO_HOSTED_TOOLS = HostedRequest()

@@ -124,10 +124,10 @@ class GoogleAdapter(ProviderAdapter[GoogleModel]):
             build_async=lambda: environment().aio,
             close_clients=close_clients,
         )
-        self.retry = retry if retry is not None else RequestRetryPolicy()
-        self.clock = clock if clock is not None else self.executor_of(options).clock
+        policy = retry if retry is not None else RequestRetryPolicy()
+        waits_on = clock if clock is not None else self.executor_of(options).clock
         transport = RetryingTransport.of(  # one attempt at a time through the SDK's HTTP layer
-            Exchange(model, api_version), clients, FAILURES, policy=self.retry, clock=self.clock
+            Exchange(model, api_version), clients, FAILURES, policy=policy, clock=waits_on
         )
         super().__init__(GoogleModel(settings, clients, transport), **options)
         self.model, self.api_version = model, api_version
