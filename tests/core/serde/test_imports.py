@@ -42,8 +42,10 @@ def test_serde_imports_nothing_else_from_affordance() -> None:
 def test_public_api_is_explicit() -> None:
     assert sorted(affordance.serde.__all__) == [
         "FieldError",
+        "JSONSchemaType",
         "MAX_DEPTH",
         "ParseError",
+        "Validator",
         "dump",
         "parse",
         "schema",

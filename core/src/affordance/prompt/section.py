@@ -41,6 +41,11 @@ class Section(Generic[ParamsT]):
 
     _class_params_type: ClassVar[Any] = None
 
+    tools_listed_at_render: ClassVar[bool] = False
+    """True for a section whose tools are known only when it renders (an MCP server's, listed
+    from the server): the prompt does not ask for them when it is built, and checks their names
+    at each render instead."""
+
     def __init__(
         self,
         *,

@@ -65,6 +65,9 @@ class PromptTemplate(Generic[OutputT]):
         self._params_types: set[type[Any]] = set()
         self._roots = self._build(self.sections, (), set())
         self._check_tool_names()
+        self._tools_listed_at_render = any(
+            node.section.tools_listed_at_render for node in self._index.values()
+        )
         self.has_summaries = any(
             node.section.visibility is _SUMMARY for node in self._index.values()
         )
@@ -132,7 +135,9 @@ class PromptTemplate(Generic[OutputT]):
         owners: dict[str, SectionPath] = {}
         for path, node in self._index.items():
             section = node.section
-            named: list[Tool[Any, Any] | HostedTool[Any]] = [*section.tools()]
+            named: list[Tool[Any, Any] | HostedTool[Any]] = (
+                [] if section.tools_listed_at_render else [*section.tools()]
+            )
             for hosted in section.hosted_tools():
                 if not isinstance(hosted, HostedTool):
                     raise PromptValidationError(
@@ -174,6 +179,8 @@ class PromptTemplate(Generic[OutputT]):
         hosted: list[HostedTool[Any]] = []
         summarized: list[SectionPath] = []
         _render_level(self._roots, 0, "", lookup, overrides, parts, tools, hosted, summarized)
+        if self._tools_listed_at_render:
+            _check_rendered_names(tools, hosted)
         if summarized:
             tools.append(open_sections_tool())
         return RenderedPrompt(
@@ -305,6 +312,27 @@ def _render_level(
                 hosted,
                 summarized,
             )
+
+
+def _check_rendered_names(tools: list[Tool[Any, Any]], hosted: list[HostedTool[Any]]) -> None:
+    """The name checks a prompt makes when built, made again at render for the tools sections
+    list only then (``Section.tools_listed_at_render``, e.g. an MCP server's)."""
+    seen: set[str] = set()
+    names = [tool.name for tool in tools] + [tool.name for tool in hosted]
+    for name in names:
+        if name in RESERVED_TOOL_NAMES:
+            raise PromptRenderError(
+                f"the tool name {name!r} is reserved for the builtin tool; a section that lists "
+                "its tools at render declares it (give its tools a prefix)",
+                tool_name=name,
+            )
+        if name in seen:
+            raise PromptRenderError(
+                f"duplicate tool name {name!r} among the rendered sections; a section that "
+                "lists its tools at render declares it too (give its tools a prefix)",
+                tool_name=name,
+            )
+        seen.add(name)
 
 
 def _missing_params(node: _Node) -> PromptRenderError:

@@ -57,6 +57,7 @@ from affordance.serde._shapes import (
     shape_of,
     type_name,
 )
+from affordance.serde.json_schema_type import JSONSchemaType
 
 __all__ = ["parse"]
 
@@ -99,6 +100,8 @@ def parse(cls: Any, data: object, *, extra: Extra = "forbid") -> Any:
         forbid = False
     else:
         raise ValueError(f"extra must be 'forbid' or 'ignore', not {extra!r}")
+    if isinstance(cls, JSONSchemaType):
+        return cls.parse(data)
     if exceeds_depth(data, MAX_DEPTH):
         error = FieldError((), too_deep_message(MAX_DEPTH))
         raise ParseError([error], type_name=type_name(cls))

@@ -40,6 +40,7 @@ from affordance.serde._shapes import (
     type_name,
 )
 from affordance.serde._walk import rebuild_schema
+from affordance.serde.json_schema_type import JSONSchemaType
 
 __all__ = ["schema"]
 
@@ -68,6 +69,8 @@ _JSON_TYPE_NAMES: dict[type, str] = {
 
 def schema(tp: object) -> dict[str, Any]:
     """The JSON Schema of `tp`, cached: treat it as read-only, deep-copy it to transform it."""
+    if isinstance(tp, JSONSchemaType):
+        return tp.schema
     key = cache_key(tp)
     if isinstance(key, LocalKey):
         return _build(tp)

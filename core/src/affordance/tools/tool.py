@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -41,7 +42,9 @@ class Tool(_WeaklyReferable, Generic[ParamsT, ResultT]):
     """A callable affordance: name, description, typed params and an optional handler.
 
     The params type comes from ``Tool[Params, Result](...)`` or from the handler's annotation;
-    ``Tool[None, Result]`` declares a tool without parameters. ``destructive`` tools need the
+    ``Tool[None, Result]`` declares a tool without parameters, and ``params_type=`` a
+    :class:`~affordance.serde.JSONSchemaType` one whose parameters are a JSON Schema (the
+    handler then receives a ``dict``). ``destructive`` tools need the
     caller's confirmation before they run; ``timeout``, ``retry`` and ``cache_ttl`` tune the
     executor for this tool. A ``terminal`` tool ends the model's turn: calls after it in the
     same turn are skipped and the evaluation hands control back to the caller.
@@ -123,15 +126,24 @@ _EMPTY_OBJECT_SCHEMA: Mapping[str, Any] = {
 }
 
 
+def _is_json_schema_type(params_type: object) -> bool:
+    """Whether ``params_type`` is a :class:`~affordance.serde.JSONSchemaType`. One can only
+    exist once its module is imported, so looking in ``sys.modules`` keeps declaring tools free
+    of serde."""
+    module = sys.modules.get("affordance.serde.json_schema_type")
+    return module is not None and isinstance(params_type, module.JSONSchemaType)
+
+
 def _check_params_type(params_type: Any, tool_name: str) -> None:
-    if params_type is NoneType:
+    if params_type is NoneType or _is_json_schema_type(params_type):
         return
     if isinstance(params_type, type) and (
         hasattr(params_type, "__dataclass_fields__") or hasattr(params_type, "model_fields")
     ):
         return
     raise PromptValidationError(
-        f"Tool params type must be a dataclass (or a pydantic model), got {params_type!r}",
+        "Tool params type must be a dataclass, a pydantic model or a JSONSchemaType, got "
+        f"{params_type!r}",
         tool_name=tool_name,
     )
 
@@ -142,7 +154,14 @@ def _check_example(example: object, params_type: Any, tool_name: str) -> None:
             f"Tool examples must be ToolExample instances, got {type(example).__qualname__}",
             tool_name=tool_name,
         )
-    if params_type is not NoneType and not isinstance(example.input, params_type):
+    if _is_json_schema_type(params_type):
+        try:
+            params_type.parse(example.input)
+        except ValueError as error:  # a ParseError: what in the input does not fit
+            raise PromptValidationError(
+                f"ToolExample input does not fit the schema: {error}", tool_name=tool_name
+            ) from None
+    elif params_type is not NoneType and not isinstance(example.input, params_type):
         raise PromptValidationError(
             f"ToolExample input must be a {params_type.__qualname__}, got "
             f"{type(example.input).__qualname__}",
@@ -169,6 +188,9 @@ def _check_tuning(tool: Tool[Any, Any]) -> None:
 
 
 def _field_descriptions(params_type: Any) -> Mapping[str, str]:
+    if _is_json_schema_type(params_type):
+        descriptions: Mapping[str, str] = params_type.descriptions
+        return descriptions
     fields: Mapping[str, Any] = getattr(params_type, "__dataclass_fields__", None) or {}
     descriptions = {
         name: str(f.metadata["description"])
