@@ -9,6 +9,10 @@ give. Two values that differ are a :class:`~affordance.errors.RequestExtrasConfl
 both tools. Where the fields go in the body is the adapter's to say
 (:meth:`HostedRequest.merge_into`): a codec adds fields, it never rewrites one the adapter
 builds. All of it happens while the request is built, so a conflict sends nothing.
+
+HTTP headers the codecs ask for (``request_headers``) are lists by rule (RFC 9110, section
+5.3: ``anthropic-beta: a, b``): a header several codecs ask for gets every entry they give,
+each once, in tool order (:func:`join_header_values`); the adapter sends them with the request.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from affordance.errors import RequestExtrasConflictError
 
-__all__ = ["HostedRequest"]
+__all__ = ["HostedRequest", "join_header_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +34,9 @@ class HostedRequest:
 
     ``declarations``: each tool's declaration, in the request's order. ``extras``: the request
     fields their codecs ask for, combined, in the order first asked for. ``asked_by``: for each
-    of those fields, the hosted tools whose codecs asked for it. ``provider`` (the codec
-    provider) and ``prompt_name`` are what its errors name.
+    of those fields, the hosted tools whose codecs asked for it. ``headers``: the HTTP headers
+    the codecs ask for, names in lower case, each value joined by the list rule. ``provider``
+    (the codec provider) and ``prompt_name`` are what its errors name.
     """
 
     declarations: tuple[dict[str, Any], ...] = ()
@@ -39,6 +44,7 @@ class HostedRequest:
     asked_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     provider: str = ""
     prompt_name: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def combine(
@@ -47,9 +53,11 @@ class HostedRequest:
         *,
         provider: str,
         prompt_name: str | None = None,
+        headers: Sequence[Mapping[str, str]] = (),
     ) -> HostedRequest:
         """The request of ``declared`` — ``(tool name, declaration, extras)`` per hosted tool,
-        in the request's order — with the extras combined by the module's rule."""
+        in the request's order — with the extras combined by the module's rule, and the
+        ``headers`` the codecs ask for (one mapping per tool) joined as lists."""
         extras: dict[str, Any] = {}
         asked_by: dict[str, tuple[str, ...]] = {}
         for tool_name, _, asked in declared:
@@ -75,12 +83,18 @@ class HostedRequest:
                     )
                 if tool_name not in asked_by[key]:
                     asked_by[key] += (tool_name,)
+        joined: dict[str, str] = {}
+        for asked_headers in headers:
+            for name, value in asked_headers.items():
+                key = name.lower()
+                joined[key] = join_header_values(joined.get(key, ""), value)
         return cls(
             declarations=tuple(declaration for _, declaration, _ in declared),
             extras=MappingProxyType(extras),
             asked_by=MappingProxyType(asked_by),
             provider=provider,
             prompt_name=prompt_name,
+            headers=MappingProxyType(joined),
         )
 
     def merge_into(self, body: dict[str, Any], *, built: Iterable[str] = ()) -> None:
@@ -106,6 +120,18 @@ class HostedRequest:
                     prompt_name=self.prompt_name,
                 )
             body[key] = copy.deepcopy(value)
+
+
+def join_header_values(*values: str) -> str:
+    """One value of a list-valued HTTP header holding every entry of ``values`` once, in
+    order: ``join_header_values("a, b", "b,c") == "a, b, c"`` (empty entries dropped)."""
+    entries: list[str] = []
+    for value in values:
+        for piece in value.split(","):
+            entry = piece.strip()
+            if entry and entry not in entries:
+                entries.append(entry)
+    return ", ".join(entries)
 
 
 def _is_list(value: object) -> bool:

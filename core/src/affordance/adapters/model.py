@@ -206,7 +206,8 @@ class ProviderModel:
         each tool's declaration (``serialize``) and the request fields the codecs ask for
         (``request_extras``, optional), combined by the rule of
         :mod:`affordance.adapters.hosted_request`; the adapter places them with
-        :meth:`HostedRequest.merge_into`.
+        :meth:`HostedRequest.merge_into`. The HTTP headers they ask for (``request_headers``,
+        optional) are :attr:`HostedRequest.headers`, for the adapter to send.
 
         A codec's own ``AffordanceError`` (config the provider cannot honour) propagates as it
         is; anything else a codec raises or returns wrongly — it is plugin code — is a
@@ -215,6 +216,7 @@ class ProviderModel:
         if not request.hosted_tools:
             return _NO_HOSTED_TOOLS
         declared: list[tuple[str, dict[str, Any], Mapping[str, Any]]] = []
+        headers: list[Mapping[str, str]] = []
         for tool in request.hosted_tools:
             codec = self.require_hosted_codec(tool, prompt_name=request.prompt_name)
             declaration = self._ask_codec(tool, request, "declare", codec.serialize)
@@ -225,8 +227,16 @@ class ProviderModel:
                 functools.partial(_request_extras, codec),
             )
             declared.append((tool.name, declaration, extras))
+            headers.append(
+                self._ask_codec(
+                    tool,
+                    request,
+                    "give the request headers of",
+                    functools.partial(_request_headers, codec),
+                )
+            )
         return HostedRequest.combine(
-            declared, provider=self.codec_provider, prompt_name=request.prompt_name
+            declared, provider=self.codec_provider, prompt_name=request.prompt_name, headers=headers
         )
 
     def _ask_codec(
@@ -354,6 +364,24 @@ def _request_extras(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> 
             "field names to values"
         )
     return copy.deepcopy(dict(extras))
+
+
+def _request_headers(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, str]:
+    """The HTTP headers ``codec`` asks for on behalf of ``tool`` (none when it does not define
+    ``request_headers``), checked: header names and one-line values, all strings."""
+    declare = getattr(codec, "request_headers", None)
+    if declare is None:
+        return {}
+    headers = declare(tool)
+    if not isinstance(headers, Mapping) or not all(
+        isinstance(name, str)
+        and name.strip()
+        and isinstance(value, str)
+        and not any(c in name + value for c in "\r\n")
+        for name, value in headers.items()
+    ):
+        raise TypeError("request_headers must return a mapping of header names to one-line values")
+    return dict(headers)
 
 
 @functools.cache

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -114,25 +114,44 @@ class RetryingTransport:
         )
 
     def send(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn:
-        """Post ``body`` for ``request``; the answer's JSON read by ``parse``."""
+        """Post ``body`` for ``request``; the answer's JSON read by ``parse``. ``headers``
+        (from hosted tools) cannot go through an :class:`Exchange`: any is refused."""
+        self._refuse(headers, request)
         attempt = self.exchange.attempt(self.clients.sync_client(), body, request, stream=False)
         return self._turn(with_retries(attempt, **self._retrying(request)), request, parse)
 
     async def asend(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn:
         """:meth:`send` on the async client."""
+        self._refuse(headers, request)
         attempt = self.exchange.attempt(self.clients.async_client(), body, request, stream=False)
         answer = await awith_retries(attempt, **self._retrying(request))
         return self._turn(answer, request, parse)
 
     def send_stream(
-        self, body: Any, request: ModelRequest, translate: Translate
+        self,
+        body: Any,
+        request: ModelRequest,
+        translate: Translate,
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> Iterator[Delta]:
         """Post ``body`` (which asks for a stream) and yield the deltas ``translate`` makes of
         its events; the response is closed when the stream ends, fails or is left."""
+        self._refuse(headers, request)
         attempt = self.exchange.attempt(self.clients.sync_client(), body, request, stream=True)
         answer = with_retries(attempt, **self._retrying(request))
         raw = self.exchange.raw_response(answer)
@@ -142,9 +161,15 @@ class RetryingTransport:
             )
 
     async def asend_stream(
-        self, body: Any, request: ModelRequest, translate: Translate
+        self,
+        body: Any,
+        request: ModelRequest,
+        translate: Translate,
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> AsyncIterator[Delta]:
         """:meth:`send_stream` on the async client."""
+        self._refuse(headers, request)
         attempt = self.exchange.attempt(self.clients.async_client(), body, request, stream=True)
         answer = await awith_retries(attempt, **self._retrying(request))
         raw = self.exchange.raw_response(answer)
@@ -157,6 +182,16 @@ class RetryingTransport:
                     yield delta
         finally:
             await aclose_response(raw)
+
+    def _refuse(self, headers: Mapping[str, str] | None, request: ModelRequest) -> None:
+        if headers:
+            raise PromptEvaluationError(
+                f"hosted tools ask for request headers ({', '.join(sorted(headers))}), which "
+                f"the transport of provider {self.provider!r} cannot send",
+                prompt_name=request.prompt_name,
+                phase="render",
+                provider=self.provider,
+            )
 
     # -- reading -----------------------------------------------------------------------------
 

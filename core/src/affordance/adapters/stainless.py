@@ -20,14 +20,19 @@ sent with the SDK's retries off and the client's timeout cut to the time left, a
 are :func:`affordance.adapters.retry.with_retries`' — as many as the client's ``max_retries``,
 on the failures the SDK itself retries (:meth:`JsonPost.transient`), and never one that would
 end past the deadline.
+
+**Headers.** The HTTP headers hosted tools ask for (``HostedRequest.headers``) go in the
+request's options; a header the client already sends by default (``anthropic-beta`` set in
+``default_headers``) gets the tools' entries added to its own value, not replaced by them.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from affordance.adapters.hosted_request import join_header_values
 from affordance.adapters.retry import (
     RequestRetryPolicy,
     Transient,
@@ -104,17 +109,20 @@ class JsonPost:
         deadline: Deadline | None = None,
         stream: bool = False,
         retries: bool = True,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
         """The HTTP response of ``client.post``; with ``stream`` its body is still unread (the
         caller closes it). Under ``deadline``, retried as the module says, waiting on the
         deadline's clock; with ``retries=False``, sent once (neither the SDK nor the core
-        retries). What is finally raised is the SDK's own error."""
+        retries). ``headers`` are added to the client's (the module says how). What is
+        finally raised is the SDK's own error."""
+        extra = _headers(client, headers)
         if deadline is None:
-            options = {} if retries else {"max_retries": 0}
+            options = ({} if retries else {"max_retries": 0}) | extra
             return client.post(
                 self.path, cast_to=self._response(), body=body, options=options, stream=stream
             )
-        attempt = self._attempt(client, body, deadline, stream)
+        attempt = self._attempt(client, body, deadline, stream, extra)
         if not retries:
             return attempt()
         return with_retries(attempt, **self._retrying(client, deadline))
@@ -127,14 +135,16 @@ class JsonPost:
         deadline: Deadline | None = None,
         stream: bool = False,
         retries: bool = True,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
         """:meth:`send` on an async client."""
+        extra = _headers(client, headers)
         if deadline is None:
-            options = {} if retries else {"max_retries": 0}
+            options = ({} if retries else {"max_retries": 0}) | extra
             return await client.post(
                 self.path, cast_to=self._response(), body=body, options=options, stream=stream
             )
-        attempt = self._attempt(client, body, deadline, stream)
+        attempt = self._attempt(client, body, deadline, stream, extra)
         if not retries:
             return await attempt()
         return await awith_retries(attempt, **self._retrying(client, deadline))
@@ -157,7 +167,7 @@ class JsonPost:
         return Transient(f"HTTP {status}", _server_wait(headers))
 
     def _attempt(
-        self, client: Any, body: Any, deadline: Deadline, stream: bool
+        self, client: Any, body: Any, deadline: Deadline, stream: bool, extra: dict[str, Any]
     ) -> Callable[[], Any]:
         """One attempt under ``deadline`` (the SDK's retries off, its timeout cut to the time
         left), to call again for each retry; on an async client it returns the awaitable."""
@@ -165,7 +175,7 @@ class JsonPost:
             self.path,
             cast_to=self._response(),
             body=body,
-            options=_one_attempt(client, deadline),
+            options=_one_attempt(client, deadline) | extra,
             stream=stream,
         )
 
@@ -185,6 +195,24 @@ class JsonPost:
         if found is None:
             found = self._response_class = http_response_class(self._http_client_class)
         return found
+
+
+def _headers(client: Any, headers: Mapping[str, str] | None) -> dict[str, Any]:
+    """The request option carrying ``headers`` (none without any): each joined with the
+    client's default value of the same header, when it has one."""
+    if not headers:
+        return {}
+    defaults = getattr(client, "default_headers", None)
+    own = (
+        {str(name).lower(): value for name, value in defaults.items()}
+        if isinstance(defaults, Mapping)
+        else {}
+    )
+    joined: dict[str, str] = {}
+    for name, value in headers.items():
+        default = own.get(name.lower())
+        joined[name] = join_header_values(default, value) if isinstance(default, str) else value
+    return {"headers": joined}
 
 
 def _one_attempt(client: Any, deadline: Deadline) -> dict[str, Any]:

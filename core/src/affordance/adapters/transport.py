@@ -16,7 +16,7 @@ once (a durable engine retrying with its own policy).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
@@ -106,28 +106,47 @@ class StainlessTransport(Generic[ErrorT]):
         return cls(post, clients, sdk_error, provider_error, provider, request_id_header)
 
     def send(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn:
-        """Post ``body`` for ``request``; the answer's JSON read by ``parse``."""
+        """Post ``body`` for ``request`` (with the hosted tools' ``headers``); the answer's
+        JSON read by ``parse``."""
         client = self.clients.sync_client()
         try:
             with bodies_withheld():
                 response = self.post.send(
-                    client, body, deadline=request.deadline, retries=request.retries
+                    client,
+                    body,
+                    deadline=request.deadline,
+                    retries=request.retries,
+                    headers=headers,
                 )
         except self.sdk_error as error:
             raise self._error(error, request, client) from error
         return self._turn(response, request, parse)
 
     async def asend(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn:
         """:meth:`send` on the async client."""
         client = self.clients.async_client()
         try:
             with bodies_withheld():
                 response = await self.post.asend(
-                    client, body, deadline=request.deadline, retries=request.retries
+                    client,
+                    body,
+                    deadline=request.deadline,
+                    retries=request.retries,
+                    headers=headers,
                 )
         except self.sdk_error as error:
             raise self._error(error, request, client) from error
@@ -138,6 +157,8 @@ class StainlessTransport(Generic[ErrorT]):
         body: Any,
         request: ModelRequest,
         translate: Callable[[SseEvent], Iterable[Delta]],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> Iterator[Delta]:
         """Post ``body`` (which asks for a stream) and yield the deltas ``translate`` makes of
         its events; the response is closed when the stream ends, fails or is left."""
@@ -145,7 +166,12 @@ class StainlessTransport(Generic[ErrorT]):
         try:
             with bodies_withheld():
                 response = self.post.send(
-                    client, body, deadline=request.deadline, stream=True, retries=request.retries
+                    client,
+                    body,
+                    deadline=request.deadline,
+                    stream=True,
+                    retries=request.retries,
+                    headers=headers,
                 )
             with contextlib.closing(response):
                 if _answered_in_json(response):
@@ -163,13 +189,20 @@ class StainlessTransport(Generic[ErrorT]):
         body: Any,
         request: ModelRequest,
         translate: Callable[[SseEvent], Iterable[Delta]],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> AsyncIterator[Delta]:
         """:meth:`send_stream` on the async client."""
         client = self.clients.async_client()
         try:
             with bodies_withheld():
                 response = await self.post.asend(
-                    client, body, deadline=request.deadline, stream=True, retries=request.retries
+                    client,
+                    body,
+                    deadline=request.deadline,
+                    stream=True,
+                    retries=request.retries,
+                    headers=headers,
                 )
             try:
                 if _answered_in_json(response):

@@ -48,11 +48,13 @@ PreparedT = TypeVar("PreparedT", bound=Prepared)
 
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
-    """A request body, and whether hosted tools were declared (their codecs then read the
-    answer); a plugin whose reading needs more subclasses it."""
+    """A request body, whether hosted tools were declared (their codecs then read the answer)
+    and the HTTP headers their codecs ask for (``HostedRequest.headers``), sent with it; a
+    plugin whose reading needs more subclasses it."""
 
     body: dict[str, Any]
     hosted: bool = False
+    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,23 +85,52 @@ class RequestSettings:
 
 
 class WireTransport(Protocol):
-    """Sends a ready body for a request through an SDK and reads the answer."""
+    """Sends a ready body for a request through an SDK and reads the answer. ``headers`` are
+    HTTP headers hosted tools ask for; :class:`WireModel` passes them only when there are
+    some, so a transport of a provider no such codec serves may leave them out."""
 
     def send(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn: ...
 
     async def asend(
-        self, body: Any, request: ModelRequest, parse: Callable[[Any], ProviderTurn]
+        self,
+        body: Any,
+        request: ModelRequest,
+        parse: Callable[[Any], ProviderTurn],
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> ProviderTurn: ...
 
     def send_stream(
-        self, body: Any, request: ModelRequest, translate: Translate
+        self,
+        body: Any,
+        request: ModelRequest,
+        translate: Translate,
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> Iterator[Delta]: ...
 
     def asend_stream(
-        self, body: Any, request: ModelRequest, translate: Translate
+        self,
+        body: Any,
+        request: ModelRequest,
+        translate: Translate,
+        *,
+        headers: Mapping[str, str] | None = None,
     ) -> AsyncIterator[Delta]: ...
+
+
+def _headers_of(prepared: Prepared) -> dict[str, Any]:
+    """``{"headers": ...}`` when the prepared request carries headers, else nothing (a
+    transport written before headers existed is called as it always was)."""
+    headers = getattr(prepared, "headers", None)
+    return {"headers": headers} if headers else {}
 
 
 def check_model(model: str) -> str:
@@ -140,19 +171,27 @@ class WireModel(ProviderModel, Generic[PreparedT]):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        return self.transport.send(prepared.body, request, self._parser(prepared))
+        parse = self._parser(prepared)
+        return self.transport.send(prepared.body, request, parse, **_headers_of(prepared))
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        return await self.transport.asend(prepared.body, request, self._parser(prepared))
+        parse = self._parser(prepared)
+        return await self.transport.asend(prepared.body, request, parse, **_headers_of(prepared))
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self.prepare(request, stream=True)
-        return self.transport.send_stream(prepared.body, request, self.translator(prepared))
+        translate = self.translator(prepared)
+        return self.transport.send_stream(
+            prepared.body, request, translate, **_headers_of(prepared)
+        )
 
     def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
         prepared = self.prepare(request, stream=True)
-        return self.transport.asend_stream(prepared.body, request, self.translator(prepared))
+        translate = self.translator(prepared)
+        return self.transport.asend_stream(
+            prepared.body, request, translate, **_headers_of(prepared)
+        )
 
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self.prepare(request).body

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from affordance.tools.decorator import tool
 from affordance.tools.hosted import (
     DeclaresRequestExtras,
+    DeclaresRequestHeaders,
     HostedTool,
     HostedToolCodec,
     HostedToolConfig,
@@ -16,6 +17,7 @@ from affordance.tools.hosted import (
     config_as,
     refuse_unhonoured,
 )
+from affordance.tools.hosted_approval import AsksForApproval, HostedApprovalRequest
 from affordance.tools.hosted_kind import HostedKind
 from affordance.tools.result import ToolRenderableResult, ToolResult, render_value
 from affordance.tools.retry import NO_RETRY, RetryPolicy
@@ -24,7 +26,10 @@ from affordance.tools.tool import Tool, ToolExample
 __all__ = [
     "MAX_WARNINGS",
     "NO_RETRY",
+    "AsksForApproval",
     "DeclaresRequestExtras",
+    "DeclaresRequestHeaders",
+    "HostedApprovalRequest",
     "HostedKind",
     "HostedTool",
     "HostedToolCodec",

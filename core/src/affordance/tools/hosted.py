@@ -4,7 +4,9 @@ Core knows only their shape. Each provider plugin turns a :class:`HostedTool` in
 format with a :class:`HostedToolCodec`, looked up by ``(provider, kind)`` in the plugin
 registry; codecs work on JSON-like dicts so they never import a provider SDK. A codec whose
 tool needs more of the request than its declaration (OpenAI Responses' ``include``) says so
-with the optional ``request_extras`` (:class:`DeclaresRequestExtras`).
+with the optional ``request_extras`` (:class:`DeclaresRequestExtras`), and one whose tool needs
+an HTTP header on the request (Anthropic's ``anthropic-beta``) with the optional
+``request_headers`` (:class:`DeclaresRequestHeaders`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from affordance.tools._naming import check_description, check_tool_name
 
 __all__ = [
     "DeclaresRequestExtras",
+    "DeclaresRequestHeaders",
     "HostedTool",
     "HostedToolCodec",
     "HostedToolConfig",
@@ -113,6 +116,18 @@ class DeclaresRequestExtras(Protocol[ConfigT]):
     """
 
     def request_extras(self, tool: HostedTool[ConfigT]) -> Mapping[str, Any]: ...
+
+
+class DeclaresRequestHeaders(Protocol[ConfigT]):
+    """The optional part of a :class:`HostedToolCodec` whose tool needs HTTP headers on the
+    request (``{"anthropic-beta": "mcp-client-2025-11-20"}``): header names to values.
+
+    Every header is read as a comma-separated list (RFC 9110, section 5.3): several codecs
+    asking for one header, and the SDK client's own default value of it, are joined into one
+    value, each entry once. The adapter sends them with the request; the body never holds them.
+    """
+
+    def request_headers(self, tool: HostedTool[ConfigT]) -> Mapping[str, str]: ...
 
 
 C = TypeVar("C")

@@ -58,6 +58,7 @@ _BLOCK_TYPES = frozenset(
         "redacted_thinking",
         "server_tool_use",
         "mcp_tool_use",
+        "mcp_tool_listing",  # the MCP connector's listing of a server: resent, not asked again
         "container_upload",
     }
 )
@@ -96,8 +97,9 @@ def is_content_block(item: Mapping[str, Any]) -> bool:
 def build_body(
     model: ProviderModel, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
-    """The Messages body of ``request``. The hosted tools' request extras (none of the shipped
-    codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
+    """The Messages body of ``request``. The hosted tools' request extras (the MCP connector's
+    ``mcp_servers``) go in after the adapter's own fields, before ``extra_body``; the headers
+    they ask for (its ``anthropic-beta``) are sent with it."""
     hosted = model.hosted_request(request)
     body: dict[str, Any] = {
         "model": settings.model,
@@ -128,7 +130,9 @@ def build_body(
     hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
     continued = _continued_blocks(body["messages"]) if hosted.declarations else ()
-    return PreparedRequest(body, hosted=bool(hosted.declarations), continued=continued)
+    return PreparedRequest(
+        body, hosted=bool(hosted.declarations), headers=hosted.headers, continued=continued
+    )
 
 
 def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ...]:

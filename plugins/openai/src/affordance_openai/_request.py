@@ -135,12 +135,21 @@ def build_body(
         body["stream"] = True
         for key, value in shape.streamed.items():
             body.setdefault(key, value)
-    return PreparedRequest(body, hosted=bool(hosted.declarations))
+    return PreparedRequest(body, hosted=bool(hosted.declarations), headers=hosted.headers)
 
 
 # -- where each API puts things ---------------------------------------------------------------
 
-_ECHOED_TYPES = frozenset({"message", "function_call", "reasoning", "mcp_list_tools"})
+_ECHOED_TYPES = frozenset(
+    {
+        "message",
+        "function_call",
+        "reasoning",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",  # the caller's answer, added to the turn by the loop
+    }
+)
 
 
 def _output_items(message: AssistantMessage) -> list[Mapping[str, Any]]:

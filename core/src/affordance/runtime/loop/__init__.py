@@ -5,6 +5,8 @@ The runtime's top room; it uses the other three and nothing uses it.
 - ``evaluation``: :class:`Evaluation`, the sans-IO state machine — every decision of a run;
 - ``turn_calls``: one turn's tool calls in call order — prepared, skipped after a terminal tool,
   waiting for confirmation, published and turned into tool messages;
+- ``hosted_waiting``: the calls a turn's hosted tools wait to have approved, and their answers
+  added to the turn for the next request;
 - ``actions``: what the state machine asks its driver to do (:class:`SendRequest`,
   :class:`RunCalls`, :class:`Finished`);
 - ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;

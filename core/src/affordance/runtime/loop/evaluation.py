@@ -27,6 +27,7 @@ from affordance.runtime.calls.executor import ToolExecutor
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.calls.runner import Runner
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
 from affordance.runtime.model.connection import Model
 from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
@@ -61,10 +62,11 @@ __all__ = ["Evaluation", "EvaluationRunner"]
 OutputT = TypeVar("OutputT")
 
 
-class EvaluationRunner(Runner, Protocol):
+class EvaluationRunner(Runner, HostedApprovalReader, Protocol):
     """What an evaluation needs of the runner it belongs to (an ``Evaluator``): its model
-    connection (named in errors), the model's reading of a turn and of its hosted-tool
-    outputs, and the evaluate API its tool handlers reach (:class:`Runner`)."""
+    connection (named in errors), the model's reading of a turn, of its hosted-tool outputs
+    and of the approvals they wait for, and the evaluate API its tool handlers reach
+    (:class:`Runner`)."""
 
     @property
     def connection(self) -> Model: ...
@@ -131,6 +133,7 @@ class Evaluation(Generic[OutputT]):
         self._opening: UserMessage
         self._render()
         self._calls = TurnCalls(executor=executor, prompt=prompt, run_id=self.run_id)
+        self._hosted = HostedWaiting(prompt_name=prompt.name, run_id=self.run_id)
         self._output_schema = output_schema(prompt.output_type)
         self._output_name = output_name(prompt.output_type)
 
@@ -153,7 +156,11 @@ class Evaluation(Generic[OutputT]):
                 self.adapter.parse_hosted_outputs(turn.hosted_items, declared)
             )
         self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
+        if turn.hosted_items and declared:
+            self._hosted.look(turn, declared, self.adapter, self._transcript, self._emit)
         if not turn.tool_calls:
+            if self._hosted:
+                return self._suspend()  # the provider runs nothing until the caller answers
             if turn.finish_reason == PAUSED:
                 if turn.text:
                     self._paused_text.append(turn.text)
@@ -174,7 +181,7 @@ class Evaluation(Generic[OutputT]):
     def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
         """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""
         waiting = self._calls.record(outcomes, self._emit)
-        return self._suspend() if waiting else self._close_turn()
+        return self._suspend() if waiting or self._hosted else self._close_turn()
 
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
         """Continue a suspended evaluation with the caller's answers for its pending calls."""
@@ -185,6 +192,7 @@ class Evaluation(Generic[OutputT]):
                 prompt_name=self.prompt.name,
                 phase="confirm",
             )
+        self._hosted.answer(confirmations, self._transcript, self.adapter, self._emit)
         self.session.release(self)
         to_run = self._calls.answer(confirmations, self._emit)
         if to_run:
@@ -192,7 +200,7 @@ class Evaluation(Generic[OutputT]):
         return self.on_outcomes(())
 
     def pending_call_ids(self) -> tuple[str, ...]:
-        return self._calls.pending_call_ids()
+        return (*self._calls.pending_call_ids(), *self._hosted.call_ids())
 
     # -- closing a turn ----------------------------------------------------------------------
 
@@ -220,7 +228,7 @@ class Evaluation(Generic[OutputT]):
                 phase="confirm",
                 provider=self.adapter.connection.name,
             )
-        pending = self._calls.pending()
+        pending = (*self._calls.pending(), *self._hosted.pending())
         return self._respond(text=None, finish_reason="confirmation_required", pending=pending)
 
     # -- requests, rendering, output -------------------------------------------------------

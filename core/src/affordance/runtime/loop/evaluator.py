@@ -30,6 +30,11 @@ from affordance.runtime.loop.resumption import suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 from affordance.runtime.model.connection import Model
 from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
+from affordance.runtime.model.hosted_approvals import (
+    HostedApproval,
+    answer_hosted_approval,
+    read_hosted_approvals,
+)
 from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
@@ -161,6 +166,22 @@ class Evaluator:
             hosted_tools,
             codec_of=self.hosted_codec,
             output_type_of=self.hosted_output_type,
+        )
+
+    def hosted_approvals(
+        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
+    ) -> tuple[HostedApproval, ...]:
+        """The approvals the hosted tools of a response wait for, found by their codecs
+        (:meth:`hosted_codec`; a codec without ``approval_requests`` finds none)."""
+        return read_hosted_approvals(items, hosted_tools, codec_of=self.hosted_codec)
+
+    def hosted_approval_answer(
+        self, approval: HostedApproval, approved: bool, message: str, *, prompt_name: str
+    ) -> Mapping[str, Any]:
+        """The caller's answer to ``approval`` as the provider item the next request carries,
+        written by the tool's codec."""
+        return answer_hosted_approval(
+            approval, approved, message, codec_of=self.hosted_codec, prompt_name=prompt_name
         )
 
     def preview_request(self, rendered: RenderedPrompt[Any], prompt_name: str) -> ModelRequest:

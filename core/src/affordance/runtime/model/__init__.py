@@ -10,7 +10,9 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``serializers``: the serializer roles of the provider contract (tools, results, output);
 - ``output``: structured output — the schema a model is asked to follow, parsing the answer;
 - ``hosted_outputs``: reading a response's hosted-tool outputs through their codecs, checked
-  against the output types their kinds are registered with.
+  against the output types their kinds are registered with;
+- ``hosted_approvals``: reading the approvals a response's hosted tools wait for, and writing
+  the caller's answers, through their codecs.
 """
 
 from affordance.runtime.model.connection import Model

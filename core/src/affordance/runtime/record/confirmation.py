@@ -62,12 +62,15 @@ class PendingConfirmation:
     """A destructive call whose arguments were validated and which waits for approval.
 
     ``arguments`` is the validated params as JSON-like data, for showing to a person.
+    ``hosted_tool`` names the hosted tool whose provider holds the call until it is approved
+    (an MCP server's tool; ``params`` is then its arguments too); None for a local tool.
     """
 
     call_id: str
     name: str
     params: Any
     arguments: Mapping[str, Any]
+    hosted_tool: str | None = None
 
 
 def arguments_of(params: Any) -> Mapping[str, Any]:
