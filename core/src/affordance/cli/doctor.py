@@ -1,4 +1,5 @@
-"""``affordance doctor [--json]``: conflicts, unavailable SDKs, broken plugins, version skew.
+"""``affordance doctor [--json] [--prompt MODULE:PROMPT]``: conflicts, unavailable SDKs, broken
+plugins, version skew; with ``--prompt``, the servers a prompt's sections list tools from (MCP).
 
 Exit code 0 when healthy (warnings allowed), 1 when any problem was found, 2 when a setting is
 malformed. Works when a plugin is broken: that is one of the things it reports.
@@ -10,7 +11,9 @@ import argparse
 import json
 import sys
 
-from affordance.cli.report import diagnose
+from affordance.cli._target import TargetError
+from affordance.cli.listed_sections import listed_sections
+from affordance.cli.report import Diagnosis, Finding, Severity, diagnose
 from affordance.plugins import PluginConfigError, PluginHost
 
 __all__ = ["add_arguments", "run"]
@@ -18,12 +21,24 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    parser.add_argument(
+        "--prompt",
+        action="append",
+        default=[],
+        metavar="MODULE:PROMPT",
+        help="also check the servers this prompt's sections list tools from (MCP); repeatable",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         diagnosis = diagnose(PluginHost(strict=False))
     except PluginConfigError as exc:
+        print(f"affordance doctor: {exc}", file=sys.stderr)
+        return 2
+    try:
+        diagnosis = _with_prompts(diagnosis, args.prompt)
+    except TargetError as exc:
         print(f"affordance doctor: {exc}", file=sys.stderr)
         return 2
     if args.json:
@@ -38,3 +53,14 @@ def run(args: argparse.Namespace) -> int:
             f"({problems} problem(s), {warnings} warning(s))"
         )
     return 0 if diagnosis.healthy else 1
+
+
+def _with_prompts(diagnosis: Diagnosis, targets: list[str]) -> Diagnosis:
+    """``diagnosis`` and a finding per section listing tools at render in each target: ``info``
+    with its tools, or a ``problem`` saying why it cannot list them."""
+    findings = list(diagnosis.findings)
+    for target in targets:
+        for listed in listed_sections(target):
+            severity: Severity = "problem" if listed.error is not None else "info"
+            findings.append(Finding("prompt-section-tools", listed.line(), severity))
+    return Diagnosis(diagnosis.core_version, tuple(findings))

@@ -1,4 +1,5 @@
-"""``affordance plugins [--json]``: every plugin found, its status and what it contributes.
+"""``affordance plugins [--json] [--prompt MODULE:PROMPT]``: every plugin found, its status and
+what it contributes; with ``--prompt``, the servers a prompt's sections list tools from (MCP).
 
 Always exits 0 when it could list (a broken plugin is listed as ``failed`` with the reason);
 2 when a setting is malformed. The JSON shape is documented in ``specs/PLUGINS.md``.
@@ -11,6 +12,8 @@ import json
 import sys
 from typing import Any
 
+from affordance.cli._target import TargetError
+from affordance.cli.listed_sections import describe, listed_sections
 from affordance.cli.report import report
 from affordance.plugins import PluginConfigError, PluginHost
 
@@ -19,6 +22,13 @@ __all__ = ["add_arguments", "format_table", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    parser.add_argument(
+        "--prompt",
+        action="append",
+        default=[],
+        metavar="MODULE:PROMPT",
+        help="also list the servers this prompt's sections list tools from (MCP); repeatable",
+    )
 
 
 def _contribution_line(item: dict[str, Any]) -> str:
@@ -45,7 +55,7 @@ def format_table(data: dict[str, Any]) -> str:
     if not data["settings"]["autoload"]:
         lines.append("entry-point autoload is off (AFFORDANCE_PLUGIN_AUTOLOAD=0)")
     if not plugins:
-        return "\n".join(lines)
+        return "\n".join(lines + _sections_lines(data))
     rows = [("PLUGIN", "DISTRIBUTION", "VERSION", "STATUS")] + [
         (p["name"], p["distribution"] or "(in code)", p["version"] or "-", p["status"])
         for p in plugins
@@ -73,7 +83,16 @@ def format_table(data: dict[str, Any]) -> str:
         lines.append("")
         lines.append("Conflicts (raised when the key is first used):")
         lines.extend(f"  {conflict['message']}" for conflict in data["conflicts"])
-    return "\n".join(lines)
+    return "\n".join(lines + _sections_lines(data))
+
+
+def _sections_lines(data: dict[str, Any]) -> list[str]:
+    """The ``--prompt`` part of the table, if asked for."""
+    sections = data.get("prompt_sections")
+    if not sections:
+        return []
+    header = ["", "Sections that list their tools at render (MCP servers):"]
+    return header + [f"  {describe(item)}" for item in sections]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +101,13 @@ def run(args: argparse.Namespace) -> int:
     except PluginConfigError as exc:
         print(f"affordance plugins: {exc}", file=sys.stderr)
         return 2
+    if args.prompt:
+        try:
+            sections = [item for target in args.prompt for item in listed_sections(target)]
+        except TargetError as exc:
+            print(f"affordance plugins: {exc}", file=sys.stderr)
+            return 2
+        data["prompt_sections"] = [item.to_dict() for item in sections]
     if args.json:
         print(json.dumps(data, indent=2))
     else:

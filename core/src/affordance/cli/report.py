@@ -40,7 +40,15 @@ from affordance.plugins.settings import LOAD
 if TYPE_CHECKING:
     from affordance.plugins import PluginHost, Registry
 
-__all__ = ["REPORT_SCHEMA", "Diagnosis", "Finding", "core_version", "diagnose", "report"]
+__all__ = [
+    "REPORT_SCHEMA",
+    "Diagnosis",
+    "Finding",
+    "Severity",
+    "core_version",
+    "diagnose",
+    "report",
+]
 
 REPORT_SCHEMA = 2
 """2: per-key ``resolutions`` (winner and why) added; ``hook_errors`` removed with the
