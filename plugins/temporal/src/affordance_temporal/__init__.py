@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     "RunOptions": "affordance_temporal.options",
     "Settled": "affordance_temporal.client",
     "UnknownPromptError": "affordance_temporal.registry",
+    "UnsupportedPromptError": "affordance_temporal.registry",
     "attach_run": "affordance_temporal.client",
     "durable_worker": "affordance_temporal.worker",
     "start_run": "affordance_temporal.client",
@@ -36,6 +37,7 @@ __all__ = [
     "RunOptions",
     "Settled",
     "UnknownPromptError",
+    "UnsupportedPromptError",
     "attach_run",
     "durable_worker",
     "start_run",
@@ -50,6 +52,10 @@ if TYPE_CHECKING:
     from affordance_temporal.client import DurableRunHandle, Settled, attach_run, start_run
     from affordance_temporal.errors import ConfirmationRefusedError, RegistryMismatchError
     from affordance_temporal.options import RunOptions
-    from affordance_temporal.registry import PromptRegistry, UnknownPromptError
+    from affordance_temporal.registry import (
+        PromptRegistry,
+        UnknownPromptError,
+        UnsupportedPromptError,
+    )
     from affordance_temporal.worker import durable_worker
     from affordance_temporal.workflow import DurableRun

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from affordance import PromptTemplate, Tool
 from affordance.prompt import open_sections_tool
 
-__all__ = ["PromptFactory", "PromptRegistry", "UnknownPromptError"]
+__all__ = ["PromptFactory", "PromptRegistry", "UnknownPromptError", "UnsupportedPromptError"]
 
 PromptFactory = Callable[[], PromptTemplate[Any]]
 FactoryT = TypeVar("FactoryT", bound=PromptFactory)
@@ -30,6 +30,22 @@ class UnknownPromptError(LookupError):
             "and worker of a deployment must build the same registry"
         )
         self.name = name
+
+
+class UnsupportedPromptError(TypeError):
+    """A registered prompt cannot run durably: it has sections whose tools are listed when it
+    renders (an MCP server's). The workflow renders the prompt itself, deterministically and
+    without I/O, so it cannot ask a server; refusing when the prompt is built beats a workflow
+    task that fails and is retried forever."""
+
+    def __init__(self, name: str, sections: tuple[str, ...]) -> None:
+        super().__init__(
+            f"prompt {name!r} cannot run durably: its section(s) {', '.join(sections)} list "
+            "their tools from a server when the prompt renders, and a workflow renders without "
+            "I/O; run it with evaluate/aevaluate, or declare those tools locally"
+        )
+        self.name = name
+        self.sections = sections
 
 
 class PromptRegistry:
@@ -92,6 +108,13 @@ class PromptRegistry:
                         f"the factory of prompt {name!r} returned {type(built).__qualname__}, "
                         "not a PromptTemplate"
                     )
+                listed = tuple(
+                    ".".join(path)
+                    for path in built.section_paths()
+                    if getattr(built.section(path), "tools_listed_at_render", False)
+                )
+                if listed:
+                    raise UnsupportedPromptError(name, listed)
                 self._built[name] = built
         return built
 
