@@ -50,7 +50,9 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     install_workspace(session)
-    session.install(pinned("mypy"), pinned("pydantic"), pinned("pytest"))
+    session.install(
+        pinned("mypy"), pinned("pydantic"), pinned("pytest"), pinned("types-jsonschema")
+    )
     session.run("mypy")
 
 

@@ -27,6 +27,7 @@ SDKS = {
     "anthropic": "anthropic",
     "google": "google-genai",
     "temporal": "temporalio",
+    "mcp": "mcp",
 }
 """Plugin name in an env name -> the provider SDK distribution it is tested against."""
 _BRACES = re.compile(r"\{([^}]*)\}")

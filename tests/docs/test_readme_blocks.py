@@ -80,6 +80,7 @@ EXPECTED_BLOCKS = {
     "plugins/anthropic/README.md": 1,
     "plugins/code-interpreter/README.md": 1,
     "plugins/google/README.md": 1,
+    "plugins/mcp/README.md": 1,
     "plugins/openai/README.md": 1,
     "plugins/temporal/README.md": 1,
     "plugins/web-search/README.md": 1,
@@ -293,6 +294,16 @@ def code_interpreter_plugin(providers: Providers) -> list[str]:
     return [f"{code} 24133\n 0"]
 
 
+def mcp_plugin(providers: Providers) -> list[str]:
+    pytest.importorskip("mcp_server_time")
+    providers.openai.script(
+        RESPONSES_PATH,
+        response_function_calls([("call_1", "get_current_time", {"timezone": "Asia/Tokyo"})]),
+        response_text("It is evening in Tokyo."),
+    )
+    return ["It is evening in Tokyo.\nget_current_time Asia/Tokyo\n"]
+
+
 def temporal_plugin(providers: Providers) -> list[str]:
     testing = pytest.importorskip("affordance_temporal.testing")
     if testing.temporal_cli() is None:
@@ -313,6 +324,7 @@ SCENARIOS: dict[str, Scenario] = {
     "plugins/anthropic/README.md-block1": anthropic_plugin,
     "plugins/code-interpreter/README.md-block1": code_interpreter_plugin,
     "plugins/google/README.md-block1": google_plugin,
+    "plugins/mcp/README.md-block1": mcp_plugin,
     "plugins/openai/README.md-block1": openai_plugin,
     "plugins/temporal/README.md-block1": temporal_plugin,
     "plugins/web-search/README.md-block1": web_search_plugin,
