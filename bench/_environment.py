@@ -18,6 +18,7 @@ from _plan import (
     ANTHROPIC_PLUGIN,
     CORE,
     GOOGLE_PLUGIN,
+    MCP_PLUGIN,
     MIN_PYTHON,
     OPENAI_PLUGIN,
     REQUIREMENTS,
@@ -155,6 +156,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         run_command([*local, ANTHROPIC_PLUGIN], env=env)  # e2e_anthropic skips it if absent
     if (GOOGLE_PLUGIN / "pyproject.toml").exists():  # e2e_google skips affordance without it
         run_command([*local, GOOGLE_PLUGIN], env=env)
+    if (MCP_PLUGIN / "pyproject.toml").exists():  # mcp_call skips affordance without it
+        run_command([*local, MCP_PLUGIN], env=env)
     if plugin != "installed":
         uninstall = (
             [uv, "pip", "uninstall", "--quiet", "--python", python]

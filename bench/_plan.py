@@ -20,6 +20,7 @@ TESTING = ROOT / "testing"  # affordance-testing: the loopback server the measur
 OPENAI_PLUGIN = ROOT / "plugins" / "openai"
 ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 GOOGLE_PLUGIN = ROOT / "plugins" / "google"
+MCP_PLUGIN = ROOT / "plugins" / "mcp"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
@@ -37,6 +38,7 @@ FRAMEWORK_ORDER = (
     "anthropic-sdk-raw",
     "google-sdk",
     "google-sdk-raw",
+    "mcp-sdk",
 )
 
 
@@ -94,6 +96,14 @@ PLANS = (
     ),
     MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
+    ),
+    MeasurePlan(
+        "mcp_call",
+        "One MCP tool call (mcp-server-time over stdio): through a run, and by hand",
+        5,
+        2,
+        240,
+        reference="mcp-sdk",
     ),
 )
 
@@ -191,6 +201,16 @@ GOALS += _against_raw(
     "e2e_anthropic", "Anthropic adapter", "anthropic-sdk-raw", 1.10, _PLAIN_AND_STREAMED
 )
 GOALS += _against_raw("e2e_google", "Google adapter", "google-sdk-raw", 1.10, _PLAIN_AND_STREAMED)
+# One MCP call's share of a run (the run calling the MCP tool, less the same run calling a local
+# tool of the same arguments) against the bare `call_tool`; the whole run (two model turns
+# around the call) against it is in the measure's table, not a goal.
+GOALS += _against_raw(
+    "mcp_call",
+    "One MCP tool call through a run",
+    "mcp-sdk",
+    1.10,
+    (("sync_share", "its share of a sync run"), ("async_share", "its share of an async run")),
+)
 
 # Not goals, shown beside them: the adapters against the SDKs' typed paths, which is how most
 # applications call a provider by hand.

@@ -57,6 +57,7 @@ FRAMEWORK_LABELS: dict[str, str] = {
     "anthropic-sdk-raw": "anthropic SDK by hand, raw JSON",
     "google-sdk": "google-genai SDK by hand",
     "google-sdk-raw": "google-genai SDK by hand, raw JSON",
+    "mcp-sdk": "mcp SDK by hand",
 }
 
 # distribution names whose versions each framework's record carries
@@ -66,9 +67,11 @@ _DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
         "affordance-openai",
         "affordance-anthropic",
         "affordance-google",
+        "affordance-mcp",
         "openai",
         "anthropic",
         "google-genai",
+        "mcp",
     ),
     "weakincentives": ("weakincentives",),
     "pydantic-ai": ("pydantic-ai-slim", "pydantic", "openai"),
@@ -80,6 +83,7 @@ _DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
     "anthropic-sdk-raw": ("anthropic", "httpx", "httpx2"),
     "google-sdk": ("google-genai", "httpx", "httpx2"),
     "google-sdk-raw": ("google-genai", "httpx", "httpx2"),
+    "mcp-sdk": ("mcp", "mcp-server-time", "anyio"),
 }
 
 
