@@ -5,7 +5,8 @@ only when its command runs, so ``affordance --help`` stays fast and works with b
 Core's commands are listed in ``COMMANDS``. A distribution adds one by declaring an entry point
 in the group ``affordance.commands`` (name = the command, value = its module, which also has
 ``HELP``, one line); listing those reads metadata only, and a core command of the same name
-wins (specs/PLUGINS.md, "Commands").
+wins (specs/PLUGINS.md, "Commands"). A plugin's command loads a ``MODULE:PROMPT`` target as core's
+do, with :func:`prompt_of` (``TargetError``: one line saying why there is no prompt).
 """
 
 from __future__ import annotations
@@ -21,7 +22,27 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-__all__ = ["COMMANDS", "COMMANDS_GROUP", "PluginCommand", "main", "plugin_commands"]
+    from affordance.cli.target import TargetError, prompt_of
+
+from affordance._lazy import lazy_exports
+
+__all__ = [
+    "COMMANDS",
+    "COMMANDS_GROUP",
+    "PluginCommand",
+    "TargetError",
+    "main",
+    "plugin_commands",
+    "prompt_of",
+]
+
+# What a plugin's command needs of core's (``affordance mcp serve MODULE:PROMPT``): the prompt a
+# target names, or one line saying why there is none. Loaded on first use: ``--help`` stays fast.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {"TargetError": "affordance.cli.target", "prompt_of": "affordance.cli.target"},
+    __all__,
+)
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {

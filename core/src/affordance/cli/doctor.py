@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
-from affordance.cli._target import TargetError
 from affordance.cli.listed_sections import listed_sections
 from affordance.cli.report import Diagnosis, Finding, Severity, diagnose
+from affordance.cli.target import TargetError
 from affordance.plugins import PluginConfigError, PluginHost
 
 __all__ = ["add_arguments", "run"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from affordance.cli._target import TargetError, prompt_of
+from affordance.cli.target import TargetError, prompt_of
 from affordance.prompt import PromptTemplate
 
 __all__ = ["ListedSection", "describe", "listed_sections"]

@@ -12,9 +12,9 @@ import json
 import sys
 from typing import Any
 
-from affordance.cli._target import TargetError
 from affordance.cli.listed_sections import describe, listed_sections
 from affordance.cli.report import report
+from affordance.cli.target import TargetError
 from affordance.plugins import PluginConfigError, PluginHost
 
 __all__ = ["add_arguments", "format_table", "run"]

@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from affordance.cli._target import TargetError, prompt_of
+from affordance.cli.target import TargetError, prompt_of
 from affordance.errors import AffordanceError
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.template import PromptTemplate

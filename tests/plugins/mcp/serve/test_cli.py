@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from affordance.cli import main, plugin_commands
-from affordance_mcp.cli import prompt_of
+from affordance.cli import main, plugin_commands, prompt_of
 
 TARGETS = """
 from mcp_serve_board import build_prompt
@@ -45,6 +44,7 @@ def test_the_plugin_offers_the_mcp_command() -> None:
 
 
 def test_a_template_or_a_function_returning_one_is_a_target() -> None:
+    """Loaded as core loads `affordance render` targets."""
     assert prompt_of("mcp_serve_board:prompt").name == "task-board"
     assert prompt_of("mcp_serve_board:build_prompt").name == "task-board"
 
@@ -56,8 +56,8 @@ def test_a_template_or_a_function_returning_one_is_a_target() -> None:
         ("mcp_serve_absent:prompt", "cannot import mcp_serve_absent: No module named"),
         ("mcp_serve_board:missing", "mcp_serve_board has no attribute 'missing'"),
         ("mcp_serve_board:Board", "mcp_serve_board:Board is the class Board; expected a Prompt"),
-        ("mcp_serve_targets:rendered", "is an instance of RenderedPrompt; expected a Prompt"),
-        ("mcp_serve_targets:renders", "renders() returned an instance of RenderedPrompt; exp"),
+        ("mcp_serve_targets:rendered", "is a rendered prompt; expected its PromptTemplate"),
+        ("mcp_serve_targets:renders", "is a rendered prompt; expected its PromptTemplate"),
         ("mcp_serve_targets:fails", "calling mcp_serve_targets:fails raised ValueError: no bo"),
         ("mcp_serve_raising:prompt", "importing mcp_serve_raising raised ValueError: boom"),
     ],
