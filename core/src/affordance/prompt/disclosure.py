@@ -114,7 +114,7 @@ def _open_sections(
             f"{'; '.join(problems)}. Sections you can open: {openable}.", tool_name=OPEN_SECTIONS
         )
     result = OpenSectionsResult(requested_overrides=requested)
-    return ToolResult(message=result.render(), value=result)
+    return ToolResult(message="", value=result)  # its render() is the whole message
 
 
 def _why_not_openable(

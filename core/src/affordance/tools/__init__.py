@@ -19,13 +19,14 @@ from affordance.tools.hosted import (
 )
 from affordance.tools.hosted_approval import AsksForApproval, HostedApprovalRequest
 from affordance.tools.hosted_kind import HostedKind
-from affordance.tools.result import ToolRenderableResult, ToolResult, render_value
+from affordance.tools.result import OK, ToolRenderableResult, ToolResult, render_value
 from affordance.tools.retry import NO_RETRY, RetryPolicy
 from affordance.tools.tool import Tool, ToolExample
 
 __all__ = [
     "MAX_WARNINGS",
     "NO_RETRY",
+    "OK",
     "AsksForApproval",
     "DeclaresRequestExtras",
     "DeclaresRequestHeaders",

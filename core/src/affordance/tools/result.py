@@ -9,7 +9,10 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from affordance._fastinit import fast_init
 
-__all__ = ["ToolRenderableResult", "ToolResult", "render_value"]
+__all__ = ["OK", "ToolRenderableResult", "ToolResult", "render_value"]
+
+OK = "OK"
+"""The message of :meth:`ToolResult.ok` unless one is given; left out of the model's text."""
 
 PayloadT = TypeVar("PayloadT")
 ValueT = TypeVar("ValueT")
@@ -39,7 +42,7 @@ class ToolResult(Generic[PayloadT]):
     exclude_value_from_context: bool = False
 
     @classmethod
-    def ok(cls, value: ValueT, message: str = "OK") -> ToolResult[ValueT]:
+    def ok(cls, value: ValueT, message: str = OK) -> ToolResult[ValueT]:
         return ToolResult(message=message, value=value)
 
     @classmethod
@@ -55,7 +58,10 @@ class ToolResult(Generic[PayloadT]):
         return render_value(self.value)
 
     def model_text(self, rendered: str | None = None) -> str:
-        """The full body of the tool message sent to the provider.
+        """The full body of the tool message sent to the provider: the message, then the
+        rendered value on the next line. The default message (:data:`OK`) says nothing the
+        rendered value does not, so it is left out: the value's text is then the body itself,
+        not a copy (a 10 MB result costs no second 10 MB).
 
         ``rendered`` is ``render()``'s output when the caller already has it.
         """
@@ -63,7 +69,9 @@ class ToolResult(Generic[PayloadT]):
             return self.message
         if rendered is None:
             rendered = render_value(self.value)
-        if not self.message:
+        if not rendered:
+            return self.message
+        if not self.message or (self.message == OK and self.success):
             return rendered
         return f"{self.message}\n{rendered}"
 

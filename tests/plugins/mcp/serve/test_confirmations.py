@@ -42,7 +42,7 @@ def test_a_confirmed_destructive_call_runs(mode: str) -> None:
     result = delete(mode, user, board)
 
     assert not result.is_error
-    assert text_of(result) == "OK\nDeleted task #1."
+    assert text_of(result) == "Deleted task #1."
     assert 1 not in board.tasks
 
 
@@ -149,5 +149,5 @@ def test_an_answer_counts_only_for_the_call_it_was_asked_about() -> None:
         '{"task_id": 1}',
         '{"task_id": 2}',
     ]
-    assert text_of(confirmed) == "OK\nDeleted task #2."
+    assert text_of(confirmed) == "Deleted task #2."
     assert sorted(board.tasks) == [1]

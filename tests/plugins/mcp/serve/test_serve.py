@@ -41,7 +41,7 @@ def test_the_command_serves_the_prompt_over_stdio() -> None:
             "title": "Call the bank",
             "priority": "medium",
         }
-        assert text_of(deleted) == "OK\nDeleted task #1."
+        assert text_of(deleted) == "Deleted task #1."
         assert looked_up.is_error
         assert "there is no task #1" in text_of(looked_up)
         assert failed.is_error
@@ -129,7 +129,7 @@ def test_streamable_http_serves_the_prompt_to_a_2026_client(http_url: str) -> No
         assert task.structured_content["title"] == "Pay rent"
         assert invalid.is_error
         assert text_of(invalid).startswith("Invalid arguments for 'get_task'")
-        assert text_of(deleted) == "OK\nDeleted task #2."
+        assert text_of(deleted) == "Deleted task #2."
 
     run(test)
     assert len(user.questions) == 1

@@ -127,14 +127,14 @@ def test_a_call_answers_what_the_model_would_read_and_the_value_as_structured_co
     (result,) = called(mode, ("add_task", {"title": "Call the bank", "priority": "high"}))
 
     assert not result.is_error
-    assert text_of(result) == 'OK\n{"task_id":3,"title":"Call the bank","priority":"high"}'
+    assert text_of(result) == '{"task_id":3,"title":"Call the bank","priority":"high"}'
     assert result.structured_content == {"task_id": 3, "title": "Call the bank", "priority": "high"}
 
 
 def test_a_result_without_an_output_schema_is_text_only(mode: str) -> None:
     (result,) = called(mode, ("ask_model", {"question": "?"}), adapter=ScriptedAdapter([text("A")]))
 
-    assert text_of(result) == "OK\nA"
+    assert text_of(result) == "A"
     assert result.structured_content is None
 
 
