@@ -95,14 +95,17 @@ def test_non_strict_declarations_keep_defaults_for_the_model() -> None:
     assert declared["parameters"]["properties"]["limit"] == {"type": "integer", "default": 5}
 
 
-def test_a_declaration_is_built_once_per_tool_and_shown_as_a_copy() -> None:
+def test_a_declaration_is_built_once_per_tool_and_shown_without_a_deep_copy() -> None:
+    """Each call answers new top-level dicts around the declaration kept for the tool: a
+    caller may set a key of its own; below that the kept declaration is shared, read-only."""
     adapter = OpenAIAdapter("m")
     first = adapter.connection.declaration(SEARCH)
 
     assert adapter.connection.declaration(SEARCH) is first
     shown = adapter.connection.tool_declarations([SEARCH])
-    shown[0]["parameters"]["properties"].clear()
-    assert (
-        adapter.connection.tool_declarations([SEARCH])[0]["parameters"] == STRICT_SEARCH_PARAMETERS
-    )
+    again = adapter.connection.tool_declarations([SEARCH])
+    assert shown[0] is not again[0]
+    shown[0]["name"] = "renamed"
+    assert again[0]["name"] == "search" == adapter.connection.tool_declarations([SEARCH])[0]["name"]
+    assert shown[0]["parameters"] is first.wire["parameters"]  # shared: no copy per call
     assert SEARCH.parameters_schema()["required"] == ["query"]  # the core's schema is untouched

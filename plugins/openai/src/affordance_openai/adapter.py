@@ -9,7 +9,6 @@ cheaply", has the reasons and the measurements).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
@@ -63,9 +62,10 @@ class OpenAIModel(WireModel[PreparedRequest]):
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The function declarations as this model's API sends them (flat for Responses,
-        nested under ``function`` for Chat), from the resolved tool serializer."""
+        nested under ``function`` for Chat), from the resolved tool serializer; read-only below
+        their top level, as ``ProviderModel.tool_declarations`` says."""
         function = self.shape.function
-        return [copy.deepcopy(dict(function(self.declaration(t).wire))) for t in tools]
+        return [dict(function(self.declaration(t).wire)) for t in tools]
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
