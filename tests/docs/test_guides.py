@@ -15,13 +15,10 @@ is noticed.
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from doc_blocks import python_blocks, run_offline
 
 pytestmark = pytest.mark.slow
 
@@ -45,47 +42,26 @@ EXPECTED_OUTPUT = {
 }
 """Lines (or parts of lines) each guide's run must print: what its prose promises."""
 
-_FENCE = re.compile(r"^```python(?P<marks>[^\n]*)\n(?P<code>.*?)^```$", re.S | re.M)
 
-_RUNNER = """\
-import json, pathlib, sys
-from affordance.testing.network import block_network
-
-name, blocks = json.loads(pathlib.Path(sys.argv[1]).read_text(encoding="utf-8"))
-namespace = {"__name__": "__main__"}
-with block_network():
-    for number, code in enumerate(blocks, start=1):
-        exec(compile(code, f"{name} block {number}", "exec"), namespace)
-"""
-
-
-def python_blocks(guide: str) -> list[str]:
-    text = (ROOT / guide).read_text(encoding="utf-8")
-    blocks = []
-    for match in _FENCE.finditer(text):
-        assert match["marks"].strip() == "", f"{guide}: unexpected fence marks {match['marks']!r}"
-        blocks.append(match["code"])
-    return blocks
+def code_of(guide: str) -> list[str]:
+    blocks = python_blocks(ROOT / guide)
+    marked = [marks for marks, _ in blocks if marks]
+    assert marked == [], f"{guide}: unexpected fence marks {marked}"
+    return [code for _, code in blocks]
 
 
 @pytest.mark.parametrize("guide", sorted(MIN_BLOCKS))
 def test_the_guide_keeps_its_python_blocks(guide: str) -> None:
-    assert len(python_blocks(guide)) >= MIN_BLOCKS[guide]
+    assert len(code_of(guide)) >= MIN_BLOCKS[guide]
 
 
 @pytest.mark.parametrize("guide", sorted(MIN_BLOCKS))
 def test_every_block_of_the_guide_runs_in_order_offline(guide: str, tmp_path: Path) -> None:
-    script = tmp_path / "blocks.json"
-    script.write_text(json.dumps([guide, python_blocks(guide)]), encoding="utf-8")
+    script = tmp_path / "guide.py"
+    numbered = (f"# {guide} block {n}\n{code}" for n, code in enumerate(code_of(guide), 1))
+    script.write_text("\n".join(numbered), encoding="utf-8")
 
-    result = subprocess.run(
-        [sys.executable, "-W", "error", "-c", _RUNNER, str(script)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_offline(script, warnings="error")
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""

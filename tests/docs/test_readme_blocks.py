@@ -28,15 +28,13 @@ package) is missing: it starts a real dev server (about 5 s), as ``tests/conftes
 from __future__ import annotations
 
 import os
-import re
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from doc_blocks import python_blocks, run_offline
 from loopback import (
     CHAT_COMPLETIONS_PATH,
     MESSAGES_PATH,
@@ -90,14 +88,7 @@ EXPECTED_BLOCKS = {
 KNOWN_MARKS = frozenset({"continued"})
 """The words a ```python fence may carry after the language (see the module docstring)."""
 
-_FENCE = re.compile(r"^```python(?P<marks>[^\n]*)\n(?P<code>.*?)^```$", re.S | re.M)
 _PROVIDER_VARIABLES = ("OPENAI_", "ANTHROPIC_", "GOOGLE_", "GEMINI_")
-_RUNNER = (
-    "import runpy, sys\n"
-    "from affordance.testing.network import block_network\n"
-    "with block_network():\n"
-    "    runpy.run_path(sys.argv[1], run_name='__main__')\n"
-)
 
 
 @dataclass(frozen=True)
@@ -121,10 +112,9 @@ def readme_paths() -> list[str]:
 
 
 def blocks_of(readme: str) -> list[Block]:
-    text = (ROOT / readme).read_text(encoding="utf-8")
     return [
-        Block(readme, number, frozenset(match["marks"].split()), match["code"])
-        for number, match in enumerate(_FENCE.finditer(text), start=1)
+        Block(readme, number, marks, code)
+        for number, (marks, code) in enumerate(python_blocks(ROOT / readme), start=1)
     ]
 
 
@@ -359,15 +349,7 @@ def test_the_readme_block_runs_as_written(
     script = tmp_path / f"{block.readme.replace('/', '_')}-block{block.number}.py"
     script.write_text("\n".join(f"# {step.id}\n{step.code}" for step in steps), encoding="utf-8")
 
-    result = subprocess.run(
-        [sys.executable, "-W", "default", "-c", _RUNNER, str(script)],
-        cwd=tmp_path,
-        env=providers.environment(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_offline(script, warnings="default", env=providers.environment())
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
