@@ -8,8 +8,8 @@ never answers ``initialize`` costs that long and a clear :class:`MCPConnectError
 The transport's read side is watched: once the server is gone (its process died, its stream
 ended) the connection knows it *before* the next request, and that request reconnects first,
 safely, since the dead server never saw it. A request that was already in flight when the
-server died may have run; :meth:`MCPConnection.call` says which of the two happened
-(:class:`ServerGoneError` ``.maybe_ran``), and the tool layer decides whether to replay.
+server died may have run: :meth:`MCPConnection.call` raises :class:`ServerGoneError` for it,
+and the tool layer decides whether to replay.
 
 The tool list is fetched once and kept until the server says it changed
 (``notifications/tools/list_changed``, or a ``subscriptions/listen`` event on 2026-07-28
@@ -192,12 +192,11 @@ class MCPConnection:
             return listed
         return await self._run(self._listed)
 
-    async def call(
-        self, name: str, arguments: Mapping[str, Any], *, timeout: float | None = None
-    ) -> mcp_types.CallToolResult:
-        """Call ``name`` from any loop. Raises :class:`ServerGoneError` if the server died during
-        the call (``maybe_ran``: it was sent), :class:`MCPError` for a protocol error."""
-        return await self._run(lambda: self._call(name, dict(arguments), timeout))
+    async def call(self, name: str, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
+        """Call ``name`` from any loop. Raises :class:`ServerGoneError` if the server died while
+        the call was in flight (it may have run), :class:`MCPError` for a protocol error. The
+        call's time limit is the executor's (the tool's ``timeout``)."""
+        return await self._run(lambda: self._call(name, dict(arguments)))
 
     # -- where the session lives -------------------------------------------------------------
     # The holder task runs on the connection's home loop: the shared MCP loop, or the caller's
@@ -344,15 +343,13 @@ class MCPConnection:
         self.tools_version += 1
         return self._tools
 
-    async def _call(
-        self, name: str, arguments: dict[str, Any], timeout: float | None
-    ) -> mcp_types.CallToolResult:
+    async def _call(self, name: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
         client = await self._open()
         try:
-            return await client.call_tool(name, arguments, read_timeout_seconds=timeout)
+            return await client.call_tool(name, arguments)
         except MCPError as error:
             if error.code == CONNECTION_CLOSED:
-                raise ServerGoneError(self.label, maybe_ran=True) from error
+                raise ServerGoneError(self.label) from error
             raise
 
     async def _on_message(self, message: Any) -> None:

@@ -12,11 +12,10 @@ class MCPConnectError(AffordanceError):
 
 
 class ServerGoneError(AffordanceError):
-    """The server went away during a request. ``maybe_ran``: the request had been sent, so the
-    server may have acted on it before it died."""
+    """The server went away while a request was in flight: it had been sent, so the server may
+    have acted on it before it died. (A server known to be gone before a request is reconnected
+    first; that request never raises this.)"""
 
-    def __init__(self, label: str, *, maybe_ran: bool) -> None:
+    def __init__(self, label: str) -> None:
         self.label = label
-        self.maybe_ran = maybe_ran
-        when = "while a request was in flight" if maybe_ran else "before the request was sent"
-        super().__init__(f"the MCP server {label!r} went away {when}")
+        super().__init__(f"the MCP server {label!r} went away while a request was in flight")

@@ -8,26 +8,11 @@ the server one (``serve(..., adapter=...)``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
-from affordance import (
-    AsyncEventStream,
-    Confirmation,
-    EventBus,
-    EventStream,
-    PromptResponse,
-    PromptTemplate,
-    SectionPath,
-    SectionVisibility,
-    Session,
-)
-from affordance.clock import Deadline
-from affordance.runtime import Message
+from affordance import PromptTemplate
 
 __all__ = ["NoModelError", "NoModelRunner"]
-
-OutputT = TypeVar("OutputT")
 
 
 class NoModelError(RuntimeError):
@@ -35,63 +20,15 @@ class NoModelError(RuntimeError):
 
 
 class NoModelRunner:
-    """A ``Runner`` whose every evaluation raises :class:`NoModelError` naming the prompt."""
+    """A ``Runner`` whose every evaluation raises :class:`NoModelError` naming the prompt.
 
-    def evaluate(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> PromptResponse[OutputT]:
+    One refusal answers all four entry points: it takes whatever they are given and never
+    returns, which fits each of their signatures (``affordance.runtime.Runner``)."""
+
+    def _refuse(self, prompt: PromptTemplate[Any], *params: Any, **options: Any) -> NoReturn:
         _refuse(prompt)
 
-    async def aevaluate(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> PromptResponse[OutputT]:
-        _refuse(prompt)
-
-    def stream(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> EventStream:
-        _refuse(prompt)
-
-    def astream(
-        self,
-        prompt: PromptTemplate[OutputT],
-        *params: Any,
-        session: Session | None = None,
-        bus: EventBus | None = None,
-        messages: Sequence[Message] = (),
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-        confirmations: Mapping[str, Confirmation] | None = None,
-        deadline: Deadline | float | None = None,
-        max_turns: int | None = None,
-    ) -> AsyncEventStream:
-        _refuse(prompt)
+    evaluate = aevaluate = stream = astream = _refuse
 
 
 def _refuse(prompt: PromptTemplate[Any]) -> NoReturn:

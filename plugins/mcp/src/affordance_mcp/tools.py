@@ -126,7 +126,7 @@ def _handler(
 ) -> Any:
     async def call_mcp_tool(arguments: Mapping[str, Any]) -> ToolResult[MCPToolOutput]:
         try:
-            answer = await connection.call(remote_name, arguments, timeout=None)
+            answer = await connection.call(remote_name, arguments)
         except ServerGoneError as gone:
             if replayable:
                 raise ToolError("server_gone", str(gone), retryable=True) from gone
