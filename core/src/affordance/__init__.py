@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "HostedKindSection": "affordance.prompt.hosted_section",
     "HostedToolSection": "affordance.prompt.hosted_section",
     "MarkdownSection": "affordance.prompt.markdown",
+    "ModelSwitched": "affordance.runtime.record.events",
     "OpenSectionsParams": "affordance.prompt.disclosure",
     "OpenSectionsResult": "affordance.prompt.disclosure",
     "open_sections_tool": "affordance.prompt.disclosure",
@@ -77,6 +78,12 @@ _EXPORTS: dict[str, str] = {
     "deny": "affordance.runtime.record.confirmation",
     "declined_result": "affordance.runtime.record.confirmation",
     "is_declined": "affordance.runtime.record.confirmation",
+    "OutputRejected": "affordance.errors",
+    "OutputValidationError": "affordance.errors",
+    "UsageLimitExceeded": "affordance.runtime.record.usage_limit",
+    "UsageLimits": "affordance.runtime.model.limits",
+    "OutputRetried": "affordance.runtime.record.events",
+    "OutputRetry": "affordance.runtime.record.stream_events",
     "tool": "affordance.tools.decorator",
 }
 
@@ -97,8 +104,13 @@ __all__ = [
     "HostedToolResult",
     "HostedToolSection",
     "MarkdownSection",
+    "ModelSwitched",
     "OpenSectionsParams",
     "OpenSectionsResult",
+    "OutputRejected",
+    "OutputRetried",
+    "OutputRetry",
+    "OutputValidationError",
     "Prompt",
     "PromptEvaluationError",
     "PromptExecuted",
@@ -135,6 +147,8 @@ __all__ = [
     "ToolValidationError",
     "TurnFinished",
     "UnsupportedHostedConfigError",
+    "UsageLimitExceeded",
+    "UsageLimits",
     "__version__",
     "approve",
     "declined_result",
@@ -163,6 +177,8 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from affordance.adapters.base import ProviderAdapter
     from affordance.errors import (
+        OutputRejected,
+        OutputValidationError,
         PromptEvaluationError,
         PromptRenderError,
         PromptValidationError,
@@ -186,6 +202,7 @@ if TYPE_CHECKING:
     from affordance.runtime.calls.executor import ToolExecutor
     from affordance.runtime.calls.policy import AllowList
     from affordance.runtime.loop.evaluator import Evaluator
+    from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.record.confirmation import (
         Confirmation,
         approve,
@@ -195,6 +212,8 @@ if TYPE_CHECKING:
     )
     from affordance.runtime.record.events import (
         EventBus,
+        ModelSwitched,
+        OutputRetried,
         PromptExecuted,
         PromptRendered,
         ToolInvoked,
@@ -206,6 +225,7 @@ if TYPE_CHECKING:
         ConfirmationRequired,
         HostedToolActivity,
         HostedToolResult,
+        OutputRetry,
         RefusalDelta,
         RunFinished,
         RunStarted,
@@ -217,6 +237,7 @@ if TYPE_CHECKING:
         TurnFinished,
     )
     from affordance.runtime.record.streams import AsyncEventStream, EventStream
+    from affordance.runtime.record.usage_limit import UsageLimitExceeded
     from affordance.tools.decorator import tool
     from affordance.tools.hosted import (
         HostedTool,

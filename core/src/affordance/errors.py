@@ -8,10 +8,14 @@ failed tool results (see ``affordance.tools.executor``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "AffordanceError",
+    "OutputAttempt",
+    "OutputRejected",
+    "OutputValidationError",
     "PromptError",
     "PromptEvaluationError",
     "PromptRenderError",
@@ -104,6 +108,46 @@ class PromptEvaluationError(AffordanceError):
         if request_id is not None:
             details.append(f"request_id={request_id}")
         super().__init__(f"{message} ({', '.join(details)})")
+
+
+class OutputRejected(AffordanceError):  # noqa: N818 - raised by users, named for what it says
+    """Raised by an output validator (``PromptTemplate(output_validators=...)``) to ask the
+    model for another answer; ``reason`` is what the model is told is wrong with this one."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputAttempt:
+    """One final answer that was not accepted: its raw text and what was wrong with it."""
+
+    raw_text: str | None
+    problems: tuple[str, ...]
+
+
+class OutputValidationError(PromptEvaluationError):
+    """The model's final answers kept failing to parse or validate until ``output_retries``
+    ran out (phase ``output``). ``attempts`` holds every rejected answer in order, each with
+    its raw text and problems; ``raw_text`` is the last one's."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        attempts: tuple[OutputAttempt, ...],
+        prompt_name: str | None = None,
+        provider: str | None = None,
+    ) -> None:
+        self.attempts = attempts
+        super().__init__(
+            message,
+            prompt_name=prompt_name,
+            phase="output",
+            provider=provider,
+            raw_text=attempts[-1].raw_text if attempts else None,
+        )
 
 
 class UnsupportedHostedConfigError(PromptEvaluationError):

@@ -31,7 +31,7 @@ def evaluate(adapter: ScriptedAdapter, prompt: Any, *, asynchronous: bool) -> An
 @pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 1_000, 100_000])
 def test_a_final_answer_nested_too_deep_is_an_output_error(levels, asynchronous, content_free_logs):
     answer = '{"body":' + "[" * levels + f'"{MARKER}"' + "]" * levels + "}"
-    adapter = ScriptedAdapter([text(answer)])
+    adapter = ScriptedAdapter([text(answer)] * 2)  # asked again once, then given up
     prompt = make_prompt(output_type=Report)
     too_deep = f"nested deeper than {MAX_DEPTH} levels"
     with pytest.raises(PromptEvaluationError, match=too_deep) as info:

@@ -29,6 +29,7 @@ from typing import Any
 
 from affordance import (
     MarkdownSection,
+    OutputRejected,
     PromptEvaluationError,
     PromptTemplate,
     RetryPolicy,
@@ -47,6 +48,8 @@ HERE_MODULE_DIR = str(Path(__file__).resolve().parent)
 LEDGER_ENV = "DURABLE_TEST_LEDGER"
 GATE_ENV = "DURABLE_TEST_GATE"
 PROMPT = "notes.agent"
+CHECKED = "notes.checked"
+"""A prompt with structured output and a validator: its first answer is rejected once."""
 ASKING = "Deleting note #1 needs your go-ahead."
 """What the model writes in the turn that asks to delete (``save-and-delete``)."""
 NOTE_IDS = {"milk": 1, "eggs": 2}
@@ -128,9 +131,27 @@ def build_prompt(ledger: Ledger) -> PromptTemplate[None]:
     return PromptTemplate(ns="tests", key="notes", sections=[section, notes])
 
 
+@dataclass(frozen=True, slots=True)
+class Count:
+    notes: int
+
+
+def some_notes(count: Count) -> None:
+    if count.notes < 1:
+        raise OutputRejected("count the notes saved: there is at least one")
+
+
+def build_checked_prompt() -> PromptTemplate[Count]:
+    section = MarkdownSection[Task](title="Task", key="task", template="Task: ${script}")
+    return PromptTemplate[Count](
+        ns="tests", key="checked", sections=[section], output_validators=(some_notes,)
+    )
+
+
 def make_registry(ledger: Ledger) -> PromptRegistry:
     registry = PromptRegistry()
     registry.add(PROMPT, lambda: build_prompt(ledger))
+    registry.add(CHECKED, build_checked_prompt)
     return registry
 
 
@@ -147,6 +168,8 @@ def respond(request: ModelRequest) -> ProviderTurn:
         raise PromptEvaluationError(
             "the request is invalid", phase="request", provider="scripted", status=400
         )
+    if script == "checked":
+        return text('{"notes": 0}' if request.turn == 1 else '{"notes": 2}')
     if request.turn == 2:
         _gate()
     if request.turn == 1:

@@ -16,10 +16,12 @@ from typing import Any
 import pytest
 from durable_app import (
     ASKING,
+    CHECKED,
     GATE_ENV,
     HERE_MODULE_DIR,
     LEDGER_ENV,
     PROMPT,
+    Count,
     Ledger,
     NoteRef,
     Task,
@@ -28,7 +30,7 @@ from durable_app import (
 )
 from temporalio.client import Client
 
-from affordance import PromptEvaluationError, PromptResponse, approve, deny
+from affordance import PromptEvaluationError, PromptResponse, UsageLimits, approve, deny
 from affordance.runtime.record.confirmation import PendingConfirmation
 from affordance.testing import comparable, comparable_calls
 from affordance_temporal import DurableRunHandle, RunOptions, durable_worker, start_run
@@ -251,6 +253,58 @@ def test_a_provider_error_fails_the_run_with_the_error_evaluate_raises(
         "scripted",
         400,
     )
+
+
+def test_a_durable_run_honours_its_usage_limits_and_stops_before_the_next_request(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    async def scenario() -> None:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start_run(
+                client,
+                registry,
+                PROMPT,
+                Task("save"),
+                task_queue=task_queue,
+                workflow_id=workflow_id(),
+                limits=UsageLimits(requests=1),
+            )
+            await handle.result()
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        asyncio.run(scenario())
+
+    assert raised.value.phase == "limits"
+    assert "requests limit (2 of at most 1)" in raised.value.message
+    assert ledger.executions() == [("add_note", "call-add")]  # turn 1's call ran, then it stopped
+
+
+def test_a_durable_run_sends_a_rejected_answer_back_as_evaluate_does(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    async def scenario() -> tuple[PromptResponse[Any], PromptResponse[Any]]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start_run(
+                client,
+                registry,
+                CHECKED,
+                Task("checked"),
+                task_queue=task_queue,
+                workflow_id=workflow_id(),
+            )
+            durable = await handle.result()
+        plain = await make_adapter().aevaluate(registry.prompt(CHECKED), Task("checked"))
+        return durable, plain
+
+    durable, plain = asyncio.run(scenario())
+
+    assert durable.output == plain.output == Count(2)
+    assert durable.turns == plain.turns == 2
+    assert comparable(durable) == comparable(plain)
 
 
 def test_workflows_model_requests_and_tool_calls_can_be_served_by_separate_workers(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
@@ -45,6 +45,12 @@ class PromptTemplate(Generic[OutputT]):
     (falling back to ``default_params``, then to a params instance built from field defaults)
     and returns a :class:`RenderedPrompt`. ``PromptTemplate[Answer]`` declares the structured
     output the evaluation parses the model's final answer into.
+
+    ``output_validators`` receive the parsed output (the final text, for a prompt without an
+    output type) and raise ``affordance.OutputRejected("why")`` to ask for another answer. An
+    answer that does not parse, or that a validator rejects, is sent back to the model as a
+    user message naming the problems, up to ``output_retries`` times (default 1); then the run
+    raises ``OutputValidationError`` with every attempt.
     """
 
     def __init__(
@@ -55,7 +61,23 @@ class PromptTemplate(Generic[OutputT]):
         key: str | None = None,
         name: str | None = None,
         output_type: type[OutputT] | None = None,
+        output_retries: int = 1,
+        output_validators: Sequence[Callable[[Any], object]] = (),
     ) -> None:
+        if isinstance(output_retries, bool) or not isinstance(output_retries, int):
+            raise PromptValidationError(
+                f"output_retries must be an int, got {type(output_retries).__name__}"
+            )
+        if output_retries < 0:
+            raise PromptValidationError(f"output_retries must be 0 or more, got {output_retries}")
+        validators = tuple(output_validators)
+        for validator in validators:
+            if not callable(validator):
+                raise PromptValidationError(
+                    f"output_validators must be callables, got {type(validator).__name__}"
+                )
+        self.output_retries = output_retries
+        self.output_validators: tuple[Callable[[Any], object], ...] = validators
         self.ns = ns
         self.name = name if name is not None else (key if key is not None else "prompt")
         self.key = key if key is not None else self.name

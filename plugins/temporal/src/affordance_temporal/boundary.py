@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from affordance import PromptTemplate, SectionVisibility
+from affordance import PromptTemplate, SectionVisibility, UsageLimits
 from affordance.adapters import NO_USAGE, Message, ProviderTurn, ToolCall, Usage
 from affordance.prompt import SectionPath
 from affordance.serde import ParseError, dump, parse
@@ -72,12 +72,14 @@ class PromptRef:
 
 @dataclass(frozen=True, slots=True)
 class RunInput:
-    """The workflow's input. ``run_id`` defaults to the workflow id."""
+    """The workflow's input. ``run_id`` defaults to the workflow id; ``limits`` bound the
+    run as ``evaluate(limits=...)`` does."""
 
     prompt: PromptRef
     messages: tuple[Message, ...] = ()
     options: RunOptions = field(default_factory=RunOptions)
     run_id: str | None = None
+    limits: UsageLimits | None = None
 
 
 @dataclass(frozen=True, slots=True)

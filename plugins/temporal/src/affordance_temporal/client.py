@@ -22,7 +22,7 @@ from temporalio.client import (
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
-from affordance import PromptResponse, SectionPath, SectionVisibility
+from affordance import PromptResponse, SectionPath, SectionVisibility, UsageLimits
 from affordance.adapters import Message
 from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult
 from affordance.serde import ParseError
@@ -69,17 +69,21 @@ async def start_run(
     visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
     options: RunOptions | None = None,
     run_id: str | None = None,
+    limits: UsageLimits | None = None,
     **start_options: Any,
 ) -> DurableRunHandle:
     """Start a durable evaluation of registry prompt ``prompt`` — ``evaluate``'s arguments,
     by value — and return its handle. ``start_options`` go to ``Client.start_workflow``
-    (``id_conflict_policy``, ``execution_timeout``, ``memo``...)."""
+    (``id_conflict_policy``, ``execution_timeout``, ``memo``...). A run that reaches one of its
+    ``limits`` fails with a ``PromptEvaluationError`` of phase ``limits`` naming the limit (a
+    durable run is not resumed past a limit: start another with its ``messages``)."""
     registry.prompt(prompt)  # an unknown name fails here, not in a worker
     run_input = RunInput(
         prompt=prompt_ref(prompt, params, visibility_overrides),
         messages=tuple(messages),
         options=options if options is not None else RunOptions(),
         run_id=run_id,
+        limits=limits,
     )
     handle: WorkflowHandle[Any, Any] = await client.start_workflow(
         WORKFLOW_NAME,

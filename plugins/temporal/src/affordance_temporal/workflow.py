@@ -252,6 +252,7 @@ class _Driver:
             run_id=run_id,
             tool_choice=options.tool_choice,
             parallel_tool_calls=options.parallel_tool_calls,
+            limits=run_input.limits,
         )
 
     async def run(self) -> PromptResponse[Any]:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.section import SectionVisibility
     from affordance.prompt.template import PromptTemplate
+    from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.messages import Message
     from affordance.runtime.record.confirmation import Confirmation
     from affordance.runtime.record.events import EventBus
@@ -43,6 +44,8 @@ class Runner(Protocol):
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     async def aevaluate(
@@ -56,6 +59,8 @@ class Runner(Protocol):
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     def stream(
@@ -69,6 +74,8 @@ class Runner(Protocol):
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> EventStream: ...
 
     def astream(
@@ -82,4 +89,6 @@ class Runner(Protocol):
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> AsyncEventStream: ...

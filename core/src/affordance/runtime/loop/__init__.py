@@ -10,7 +10,9 @@ The runtime's top room; it uses the other three and nothing uses it.
 - ``actions``: what the state machine asks its driver to do (:class:`SendRequest`,
   :class:`RunCalls`, :class:`Finished`);
 - ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;
-- ``resumption``: finding the suspended evaluation the caller's confirmations answer;
+- ``answers``: reading a final answer — parsed, validated, or sent back with its problems;
+- ``resumption``: finding the suspended evaluation the caller's confirmations answer, or the
+  run a usage limit stopped;
 - ``evaluator``: :class:`Evaluator`, the runner — the evaluate and stream API over the loop,
   holding one model connection.
 """

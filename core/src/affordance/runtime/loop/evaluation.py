@@ -12,11 +12,15 @@ and every provider share it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from affordance._ids import new_id
 from affordance.clock import Deadline
-from affordance.errors import PromptEvaluationError
+from affordance.errors import (
+    OutputAttempt,
+    OutputValidationError,
+    PromptEvaluationError,
+)
 from affordance.prompt.disclosure import requested_overrides
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
@@ -27,11 +31,13 @@ from affordance.runtime.calls.executor import ToolExecutor
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.calls.runner import Runner
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, retry_message
 from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
 from affordance.runtime.model.connection import Model
+from affordance.runtime.model.limits import Crossing, UsageLimits
 from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
-from affordance.runtime.model.output import output_name, output_schema, parse_output
+from affordance.runtime.model.output import output_name, output_schema
 from affordance.runtime.model.turn import (
     NO_USAGE,
     PAUSED,
@@ -48,12 +54,15 @@ from affordance.runtime.record.confirmation import (
 )
 from affordance.runtime.record.events import (
     EventBus,
+    ModelSwitched,
+    OutputRetried,
     PromptExecuted,
     PromptRendered,
     ToolCallDenied,
 )
 from affordance.runtime.record.response import PromptResponse, ToolCallResult
 from affordance.runtime.record.session import Session
+from affordance.runtime.record.usage_limit import UsageLimitExceeded
 from affordance.tools.hosted import HostedTool, HostedToolOutput
 from affordance.tools.tool import Tool
 
@@ -98,6 +107,7 @@ class Evaluation(Generic[OutputT]):
         run_id: str | None = None,
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
+        limits: UsageLimits | None = None,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -112,13 +122,19 @@ class Evaluation(Generic[OutputT]):
         self.deadline = deadline
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
+        self.limits = limits
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
+        self.usage_by_provider: dict[str, Usage] = {}
         self.hosted_outputs: dict[str, HostedToolOutput] = {}
         self.tool_results: list[ToolCallResult] = []
         self.opened: list[SectionPath] = []
         self.expansions = 0
+        self.tool_calls = 0  # the calls the model made, each answered (for tool_calls limits)
+        self._last_input = 0  # input tokens of the last request: the least the next one reads
+        self._rejected: list[OutputAttempt] = []
+        self._stopped: Callable[[], Action] | None = None  # where a limit stopped the run
         self._caller_messages = tuple(messages)
         self._transcript: list[Message] = []
         self._overrides: dict[SectionPath, SectionVisibility] = {
@@ -149,13 +165,35 @@ class Evaluation(Generic[OutputT]):
             turn = self.adapter.normalize_turn(turn, request)
         if len(turn.tool_calls) > 1:
             refuse_shared_ids(turn.tool_calls, self.prompt.name, self.adapter.connection.name)
-        self.usage = self.usage + turn.usage
+        provider = turn.provider or self.adapter.connection.name
+        usage = turn.usage
+        if usage is not NO_USAGE:
+            self._last_input = usage.input_tokens
+            self.usage = self.usage + usage
+            by_provider = self.usage_by_provider
+            by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
+        for switch in turn.switches:
+            self._emit(
+                ModelSwitched(
+                    self.prompt.name,
+                    self.run_id,
+                    self.turn,
+                    switch.provider,
+                    switch.model,
+                    switch.status,
+                    switch.message,
+                    provider,
+                )
+            )
         declared = request.hosted_tools if request is not None else ()
         if turn.hosted_items and declared:  # only the tools the request declared (policy)
             self.hosted_outputs.update(
                 self.adapter.parse_hosted_outputs(turn.hosted_items, declared)
             )
-        self._transcript.append(AssistantMessage(turn.text, turn.tool_calls, turn.provider_items))
+        items = turn.provider_items
+        self._transcript.append(
+            AssistantMessage(turn.text, turn.tool_calls, items, provider if items else None)
+        )
         if turn.hosted_items and declared:
             self._hosted.look(turn, declared, self.adapter, self._transcript, self._emit)
         if not turn.tool_calls:
@@ -166,6 +204,19 @@ class Evaluation(Generic[OutputT]):
                     self._paused_text.append(turn.text)
                 return self._next_request()  # the provider paused its own turn: continue it
             return self._finish(turn)
+        return self._take_calls(turn)
+
+    def _take_calls(self, turn: ProviderTurn) -> Action:
+        """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
+        stops the run before them."""
+        limits = self.limits
+        if limits is not None:
+            crossing = limits.before_calls(
+                made=self.tool_calls, calling=len(turn.tool_calls), usage=self.usage
+            )
+            if crossing is not None:
+                self._stop(crossing, lambda: self._take_calls(turn))
+        self.tool_calls += len(turn.tool_calls)
         to_run = self._calls.prepare(
             turn.tool_calls,
             turn=self.turn,
@@ -245,6 +296,13 @@ class Evaluation(Generic[OutputT]):
             raise PromptEvaluationError(
                 "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
             )
+        limits = self.limits
+        if limits is not None:
+            crossing = limits.before_request(
+                sent=self.turn, usage=self.usage, last_input=self._last_input
+            )
+            if crossing is not None:
+                self._stop(crossing, self._next_request)
         self.turn += 1
         rendered = self.rendered
         if self._caller_messages:
@@ -311,21 +369,75 @@ class Evaluation(Generic[OutputT]):
         if self._paused_text:
             text = "".join([*self._paused_text, text or ""])
             self._paused_text = []
+        prompt = self.prompt
         output = None
-        if self.prompt.output_type is not None:
-            if turn.refusal is not None:
+        if prompt.output_type is not None or prompt.output_validators:
+            if turn.refusal is not None and prompt.output_type is not None:
                 raise PromptEvaluationError(
                     f"the model refused: {turn.refusal}",
-                    prompt_name=self.prompt.name,
+                    prompt_name=prompt.name,
                     phase="output",
                     raw_text=turn.refusal,
                 )
-            output = parse_output(text, self.prompt.output_type, self.prompt.name)
+            try:
+                output = accepted_output(prompt, text)
+            except NotAcceptedError as rejected:
+                return self._ask_again(text, rejected.problems)
         return self._respond(
             text=text if text is not None else turn.refusal,
             output=output,
             finish_reason=turn.finish_reason,
         )
+
+    def _ask_again(self, text: str | None, problems: tuple[str, ...]) -> Action:
+        """Send the model's rejected answer back with its problems, or give up when the
+        prompt's ``output_retries`` are spent."""
+        self._rejected.append(OutputAttempt(text, problems))
+        attempts = len(self._rejected)
+        if attempts > self.prompt.output_retries:
+            raise OutputValidationError(
+                f"the final answer was not accepted after {attempts} attempt(s): "
+                f"{'; '.join(problems)}",
+                attempts=tuple(self._rejected),
+                prompt_name=self.prompt.name,
+                provider=self.adapter.connection.name,
+            )
+        self._emit(OutputRetried(self.prompt.name, self.run_id, self.turn, attempts, problems))
+        self._transcript.append(UserMessage(retry_message(self.prompt, problems)))
+        return self._next_request()
+
+    # -- limits ----------------------------------------------------------------------------
+
+    def _stop(self, crossing: Crossing, then: Callable[[], Action]) -> NoReturn:
+        """Stop the run at a limit, keeping it in its session to be resumed with ``then``."""
+        self._stopped = then
+        self.session.keep_stopped(self.run_id, self)
+        raise UsageLimitExceeded(
+            f"the run reached its {crossing.limit} limit ({crossing.reached:g} of at most "
+            f"{crossing.maximum:g}); resume it with resume={self.run_id!r}, the same session "
+            "and a higher limit",
+            limit=crossing.limit,
+            maximum=crossing.maximum,
+            reached=crossing.reached,
+            usage=self.usage,
+            session=self.session,
+            run_id=self.run_id,
+            prompt_name=self.prompt.name,
+        )
+
+    def resume_stopped(self, limits: UsageLimits | None) -> Action:
+        """Continue where a limit stopped the run, under ``limits`` (checked again)."""
+        then = self._stopped
+        if then is None:
+            raise PromptEvaluationError(
+                f"run {self.run_id!r} was not stopped by a limit",
+                prompt_name=self.prompt.name,
+                phase="limits",
+            )
+        self._stopped = None
+        self.session.release_stopped(self.run_id)
+        self.limits = limits
+        return then()
 
     def _respond(
         self,
@@ -350,6 +462,7 @@ class Evaluation(Generic[OutputT]):
             finish_reason=finish_reason,
             turns=self.turn,
             messages=tuple(self._transcript),
+            usage_by_provider=dict(self.usage_by_provider),
         )
         self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
         return Finished(response)

@@ -26,7 +26,7 @@ from affordance.runtime.calls.executor import ToolExecutor
 from affordance.runtime.loop.actions import Action
 from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation
-from affordance.runtime.loop.resumption import suspended_evaluation
+from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 from affordance.runtime.model.connection import Model
 from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
@@ -36,6 +36,7 @@ from affordance.runtime.model.hosted_approvals import (
     read_hosted_approvals,
 )
 from affordance.runtime.model.hosted_outputs import read_hosted_outputs
+from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
 from affordance.runtime.model.turn import (
@@ -216,11 +217,16 @@ class Evaluator:
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> PromptResponse[OutputT]:
         """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
 
         Pass ``confirmations`` (with the ``session`` of the suspended run) to resume an
-        evaluation that returned pending confirmations.
+        evaluation that returned pending confirmations. ``limits`` bound what the run may
+        spend (:class:`~affordance.runtime.model.limits.UsageLimits`); a run that reaches one
+        raises ``UsageLimitExceeded`` and is resumed with ``resume=error.run_id``, its
+        session and higher ``limits``.
         """
         evaluation, action = self._begin(
             prompt,
@@ -232,6 +238,8 @@ class Evaluator:
             confirmations,
             deadline,
             max_turns,
+            limits,
+            resume,
         )
         return drive(evaluation, action, self.send)
 
@@ -246,6 +254,8 @@ class Evaluator:
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> PromptResponse[OutputT]:
         """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
         evaluation, action = self._begin(
@@ -258,6 +268,8 @@ class Evaluator:
             confirmations,
             deadline,
             max_turns,
+            limits,
+            resume,
         )
         return await drive_async(evaluation, action, self.asend)
 
@@ -272,6 +284,8 @@ class Evaluator:
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> EventStream:
         """Evaluate ``prompt`` like :meth:`evaluate`, yielding events as they happen:
         ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
@@ -287,9 +301,11 @@ class Evaluator:
             confirmations,
             deadline,
             max_turns,
+            limits,
+            resume,
             observer=pending.append,
         )
-        resumed = confirmations is not None
+        resumed = confirmations is not None or resume is not None
         return EventStream(
             stream_sync(evaluation, action, self.send_stream, pending, resumed=resumed)
         )
@@ -305,6 +321,8 @@ class Evaluator:
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
+        limits: UsageLimits | None = None,
+        resume: str | None = None,
     ) -> AsyncEventStream:
         """The async form of :meth:`stream`:
         ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
@@ -319,9 +337,11 @@ class Evaluator:
             confirmations,
             deadline,
             max_turns,
+            limits,
+            resume,
             observer=pending.append,
         )
-        resumed = confirmations is not None
+        resumed = confirmations is not None or resume is not None
         return AsyncEventStream(
             stream_async(evaluation, action, self.asend_stream, pending, resumed=resumed)
         )
@@ -337,6 +357,8 @@ class Evaluator:
         confirmations: Mapping[str, Confirmation] | None,
         deadline: Deadline | float | None,
         max_turns: int | None,
+        limits: UsageLimits | None,
+        resume: str | None,
         observer: Callable[[object], None] | None = None,
     ) -> tuple[Evaluation[OutputT], Action]:
         """A new evaluation and its first action, or a suspended one and its resumption.
@@ -345,6 +367,14 @@ class Evaluator:
         streaming drivers turn them into stream events)."""
         if isinstance(deadline, (int, float)):
             deadline = Deadline.after(float(deadline), self.executor.clock)
+        if resume is not None:
+            stopped = stopped_evaluation(prompt, session, resume, confirmations)
+            if bus is not None:
+                stopped.bus = bus
+            if deadline is not None:
+                stopped.deadline = deadline
+            stopped.observer = observer
+            return stopped, stopped.resume_stopped(limits)
         if confirmations is not None:
             suspended = suspended_evaluation(prompt, session, confirmations)
             if bus is not None:
@@ -352,6 +382,8 @@ class Evaluator:
             if deadline is not None:
                 suspended.deadline = deadline
             suspended.observer = observer
+            if limits is not None:
+                suspended.limits = limits
             return suspended, suspended.resume(confirmations)
         evaluation: Evaluation[OutputT] = Evaluation(
             prompt=prompt,
@@ -367,6 +399,7 @@ class Evaluator:
             deadline=deadline,
             tool_choice=self.tool_choice,
             parallel_tool_calls=self.parallel_tool_calls,
+            limits=limits,
         )
         evaluation.observer = observer
         return evaluation, evaluation.start()

@@ -153,7 +153,7 @@ class HostedWaiting:
         turn = transcript[self._message_at]
         assert isinstance(turn, AssistantMessage)  # set by the evaluation when it waited
         transcript[self._message_at] = AssistantMessage(
-            turn.text, turn.tool_calls, (*turn.provider_items, *answers)
+            turn.text, turn.tool_calls, (*turn.provider_items, *answers), turn.provider
         )
         self._approvals = ()
         self._message_at = -1

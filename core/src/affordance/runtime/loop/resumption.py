@@ -18,7 +18,7 @@ from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.record.confirmation import Confirmation
 from affordance.runtime.record.session import Session
 
-__all__ = ["suspended_evaluation"]
+__all__ = ["stopped_evaluation", "suspended_evaluation"]
 
 OutputT = TypeVar("OutputT")
 
@@ -62,3 +62,29 @@ def suspended_evaluation(
             f"prompt {suspended.prompt.name!r}; resume it with that prompt"
         )
     return suspended
+
+
+def stopped_evaluation(
+    prompt: PromptTemplate[OutputT],
+    session: Session | None,
+    run_id: str,
+    confirmations: Mapping[str, Confirmation] | None,
+) -> Evaluation[OutputT]:
+    """The run a usage limit stopped, kept in ``session`` under ``run_id``, for ``prompt``."""
+
+    def refuse(message: str) -> PromptEvaluationError:
+        return PromptEvaluationError(message, prompt_name=prompt.name, phase="limits")
+
+    if confirmations is not None:
+        raise refuse("pass resume= or confirmations=, not both: they continue different stops")
+    if session is None:
+        raise refuse("resuming a run stopped by a limit needs its session (error.session)")
+    run = session.stopped_run(run_id)
+    if not isinstance(run, Evaluation):
+        raise refuse(f"no run stopped by a limit in this session has the id {run_id!r}")
+    if run.prompt is not prompt:
+        raise refuse(
+            f"run {run_id!r} is an evaluation of prompt {run.prompt.name!r}; resume it with "
+            "that prompt"
+        )
+    return cast("Evaluation[OutputT]", run)

@@ -31,12 +31,13 @@ from affordance.runtime.model.deltas import (
 )
 from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.runtime.record.confirmation import arguments_of
-from affordance.runtime.record.events import ConfirmationRequested, ToolInvoked
+from affordance.runtime.record.events import ConfirmationRequested, OutputRetried, ToolInvoked
 from affordance.runtime.record.response import PromptResponse
 from affordance.runtime.record.stream_events import (
     ConfirmationRequired,
     HostedToolActivity,
     HostedToolResult,
+    OutputRetry,
     RefusalDelta,
     RunFinished,
     RunStarted,
@@ -89,6 +90,8 @@ class _Translation:
                 yield ToolCallFinished(event.call_id, event.name, event.result, event.turn)
             elif isinstance(event, ConfirmationRequested):
                 yield ConfirmationRequired(event.call_id, event.name, arguments_of(event.params))
+            elif isinstance(event, OutputRetried):
+                yield OutputRetry(event.turn, event.attempt, event.problems)
 
     def turn_done(self, request: ModelRequest, turn: ProviderTurn) -> StreamEvent:
         """The event closing a turn (call indexes start again with the next one)."""

@@ -9,6 +9,7 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``deltas``: the pieces of a streamed turn and the :class:`TurnAssembler` joining them;
 - ``serializers``: the serializer roles of the provider contract (tools, results, output);
 - ``output``: structured output — the schema a model is asked to follow, parsing the answer;
+- ``limits``: :class:`UsageLimits`, how much one run may spend (requests, calls, tokens);
 - ``hosted_outputs``: reading a response's hosted-tool outputs through their codecs, checked
   against the output types their kinds are registered with;
 - ``hosted_approvals``: reading the approvals a response's hosted tools wait for, and writing
@@ -33,6 +34,7 @@ from affordance.runtime.model.deltas import (
     sent_whole,
 )
 from affordance.runtime.model.hosted_outputs import read_hosted_outputs
+from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import (
     AssistantMessage,
     Message,
@@ -54,6 +56,7 @@ from affordance.runtime.model.turn import (
     PAUSED,
     TOOL_CHOICE_KEYWORDS,
     ModelRequest,
+    ModelSwitch,
     ProviderTurn,
     ToolChoice,
     Usage,
@@ -72,6 +75,7 @@ __all__ = [
     "Message",
     "Model",
     "ModelRequest",
+    "ModelSwitch",
     "OutputFormat",
     "OutputSerializer",
     "ProviderItem",
@@ -90,6 +94,7 @@ __all__ = [
     "TurnAssembler",
     "TurnEnd",
     "Usage",
+    "UsageLimits",
     "UserMessage",
     "asent_whole",
     "deltas_of",

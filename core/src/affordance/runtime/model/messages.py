@@ -35,11 +35,14 @@ class UserMessage:
 @dataclass(frozen=True, slots=True)
 class AssistantMessage:
     """One model turn. ``provider_items`` are opaque items the provider needs echoed back
-    (reasoning items, hosted-tool calls), as JSON-like dicts."""
+    (reasoning items, hosted-tool calls), as JSON-like dicts; ``provider`` names the provider
+    whose wire format they are in (the loop sets it when there are items), so a request to
+    another provider — a fallback, a conversation moved — leaves them out."""
 
     text: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     provider_items: tuple[Mapping[str, Any], ...] = ()
+    provider: str | None = None
 
 
 @fast_init

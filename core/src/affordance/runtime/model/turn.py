@@ -18,6 +18,7 @@ __all__ = [
     "PAUSED",
     "TOOL_CHOICE_KEYWORDS",
     "ModelRequest",
+    "ModelSwitch",
     "ProviderTurn",
     "ToolChoice",
     "Usage",
@@ -115,6 +116,20 @@ class ModelRequest:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class ModelSwitch:
+    """A model that failed a request another model then answered (a fallback): ``provider``
+    and ``model`` name the one that failed, ``status`` its HTTP status (``None``: no answer —
+    a connection error or a timeout) and ``message`` the error's text, which holds metadata
+    only (a ``PromptEvaluationError``'s message)."""
+
+    provider: str
+    model: str | None
+    status: int | None
+    message: str
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class ProviderTurn:
     """A provider's answer, normalized.
 
@@ -123,6 +138,10 @@ class ProviderTurn:
     a long server-side tool loop; the loop sends the transcript back so it continues) or a
     provider-specific string. ``hosted_items`` are the response items hosted-tool codecs
     parse; ``provider_items`` are echoed back on the next request.
+
+    ``provider`` and ``model`` name who answered when that is not simply the runner's
+    connection (a fallback sets them; ``None``: the connection's name and model).
+    ``switches`` are the models that failed this request before one answered, in order.
     """
 
     text: str | None = None
@@ -133,3 +152,6 @@ class ProviderTurn:
     finish_reason: str = "stop"
     refusal: str | None = None
     response_id: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    switches: tuple[ModelSwitch, ...] = ()

@@ -4,11 +4,13 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
 
 - ``events``: the :class:`EventBus` and the events a run publishes (``ToolInvoked``, ...);
 - ``session``: :class:`Session`, typed state reduced from events, the sections the model
-  opened and the runs suspended for confirmation;
+  opened, the runs suspended for confirmation and those a usage limit stopped;
 - ``response``: :class:`PromptResponse`, everything an evaluation produced;
 - ``confirmation``: the caller's ``approve()``/``deny()`` answers and the calls waiting for them;
 - ``stream_events`` and ``streams``: the events of a streamed run and the :class:`EventStream`
   and :class:`AsyncEventStream` that ``stream()`` and ``astream()`` return;
+- ``usage_limit``: :class:`UsageLimitExceeded`, a run stopped at a usage limit (kept in its
+  session to be resumed);
 - ``log_context``: correlation fields for every record the library logs.
 """
 
@@ -24,6 +26,8 @@ from affordance.runtime.record.events import (
     ConfirmationRequested,
     ConfirmationResolved,
     EventBus,
+    ModelSwitched,
+    OutputRetried,
     PromptExecuted,
     PromptRendered,
     ToolCallDenied,
@@ -53,6 +57,7 @@ from affordance.runtime.record.stream_events import (
     TurnFinished,
 )
 from affordance.runtime.record.streams import AsyncEventStream, EventStream
+from affordance.runtime.record.usage_limit import UsageLimitExceeded
 
 __all__ = [
     "AsyncEventStream",
@@ -64,6 +69,8 @@ __all__ = [
     "EventStream",
     "HostedToolActivity",
     "HostedToolResult",
+    "ModelSwitched",
+    "OutputRetried",
     "PendingConfirmation",
     "PromptExecuted",
     "PromptRendered",
@@ -82,6 +89,7 @@ __all__ = [
     "ToolCallStarted",
     "ToolInvoked",
     "TurnFinished",
+    "UsageLimitExceeded",
     "append",
     "approve",
     "declined_result",

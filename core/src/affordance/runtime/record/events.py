@@ -28,6 +28,8 @@ __all__ = [
     "ConfirmationResolved",
     "DisclosureRequest",
     "EventBus",
+    "ModelSwitched",
+    "OutputRetried",
     "PromptExecuted",
     "PromptRendered",
     "ToolCallDenied",
@@ -165,3 +167,38 @@ class PromptExecuted:
     run_id: str
     response: PromptResponse[Any]
     section_paths_opened: tuple[SectionPath, ...] = field(default=())
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ModelSwitched:
+    """A request failed on one model and went to the next (a fallback's switch).
+
+    ``failed_provider``/``failed_model`` name the model that failed, ``status`` its HTTP status
+    (``None``: no answer), ``reason`` the error's metadata-only text; ``provider`` names the
+    provider the request goes to next. One event per switch, before the answer's other events.
+    """
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    failed_provider: str
+    failed_model: str | None
+    status: int | None
+    reason: str
+    provider: str
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class OutputRetried:
+    """A final answer was not accepted (it did not parse, or a validator rejected it) and the
+    model is asked for another: ``attempt`` counts the rejected answers so far (1 for the
+    first), ``problems`` are what the model is told. Streamed, the rejected answer's text has
+    already been shown; this event says to set it aside."""
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    attempt: int
+    problems: tuple[str, ...]

@@ -47,7 +47,9 @@ class PromptResponse(Generic[OutputT]):
     final text. When destructive calls wait for approval, ``pending_confirmations`` lists them
     and the run is suspended in ``session`` until ``evaluate(..., confirmations=...)``
     resumes it. ``expansion`` holds the sections ``open_sections`` asked for when the loop
-    handed that request back instead of applying it.
+    handed that request back instead of applying it. ``usage_by_provider`` splits ``usage``
+    by the provider that answered each turn: one entry unless a fallback switched (turns that
+    report no usage, as offline adapters', add none).
     """
 
     prompt_name: str
@@ -63,6 +65,7 @@ class PromptResponse(Generic[OutputT]):
     finish_reason: str = "stop"
     turns: int = 0
     messages: tuple[Message, ...] = ()
+    usage_by_provider: Mapping[str, Usage] = field(default_factory=dict)
 
     @property
     def needs_confirmation(self) -> bool:

@@ -107,6 +107,7 @@ class Session:
             {kept: [(kept, append)] for kept in _KEPT_BY_DEFAULT} if record_events else {}
         )
         self._suspended: dict[str, SuspendedRun] = {}
+        self._stopped: dict[str, object] = {}
         self._visibility: dict[SectionPath, SectionVisibility] = {}
 
     def __repr__(self) -> str:
@@ -197,3 +198,19 @@ class Session:
 
     def pending_call_ids(self) -> tuple[str, ...]:
         return tuple(self._suspended)
+
+    # -- runs stopped by a usage limit, until resumed with a higher one -------------------
+
+    def keep_stopped(self, run_id: str, run: object) -> None:
+        """Keep ``run``, stopped by a usage limit, to be resumed by its id."""
+        with self._lock:
+            self._stopped[run_id] = run
+
+    def stopped_run(self, run_id: str) -> object | None:
+        """The run a usage limit stopped with ``run_id``, if this session keeps one."""
+        with self._lock:
+            return self._stopped.get(run_id)
+
+    def release_stopped(self, run_id: str) -> None:
+        with self._lock:
+            self._stopped.pop(run_id, None)

@@ -26,6 +26,7 @@ __all__ = [
     "ConfirmationRequired",
     "HostedToolActivity",
     "HostedToolResult",
+    "OutputRetry",
     "RefusalDelta",
     "RunFinished",
     "RunStarted",
@@ -141,6 +142,18 @@ class HostedToolResult:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class OutputRetry:
+    """The final answer of ``turn`` was not accepted (see ``problems``); the text streamed for
+    it is set aside and the model answers again in the next turn."""
+
+    kind: ClassVar[str] = "output_retry"
+    turn: int
+    attempt: int
+    problems: tuple[str, ...]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class TurnFinished:
     """The model finished one turn."""
 
@@ -169,6 +182,7 @@ StreamEvent: TypeAlias = (
     | ConfirmationRequired
     | HostedToolActivity
     | HostedToolResult
+    | OutputRetry
     | TurnFinished
     | RunFinished
 )

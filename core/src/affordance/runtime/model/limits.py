@@ -1,0 +1,95 @@
+"""``UsageLimits``: how much one run may spend before it stops.
+
+A run checks its limits at two points, both where its transcript is whole (every call answered):
+
+- **before each request**: the requests sent so far, and the tokens — already used, or certain
+  to be used by the next request. The transcript only grows, so the next request reads at least
+  as many input tokens as the last one did: a run stops *before* a request whose input would
+  certainly cross ``input_tokens`` or ``total_tokens``;
+- **after an answer that calls tools**, before the calls run: the calls made so far plus these,
+  and the tokens the answer's usage shows.
+
+A final answer is never thrown away: when the answer that crossed a token limit is the final
+one, the run returns it (its usage shows the crossing). Crossing a limit raises
+:class:`~affordance.errors.UsageLimitExceeded`; the run is kept in its session so
+``evaluate(..., session=error.session, resume=error.run_id, limits=higher)`` continues it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from affordance._fastinit import fast_init
+from affordance.runtime.model.turn import Usage
+
+__all__ = ["Crossing", "UsageLimits"]
+
+
+class Crossing(NamedTuple):
+    """A limit a run would cross: its name, its value, and what the run reached."""
+
+    limit: str
+    maximum: float
+    reached: float
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class UsageLimits:
+    """Upper bounds for one run; ``None`` leaves a measure unbounded.
+
+    ``requests`` counts requests to the model (a paused turn's continuation and an output
+    retry are requests too); ``tool_calls`` the calls the model made (each gets a result, run
+    or refused); the token limits are the provider's reported counts, summed over the run
+    (``input_tokens`` includes cached input).
+    """
+
+    requests: int | None = None
+    tool_calls: int | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("requests", "tool_calls", "input_tokens", "output_tokens", "total_tokens"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise ValueError(
+                    f"UsageLimits.{name} must be a non-negative int or None, got {value!r}"
+                )
+
+    def before_request(self, *, sent: int, usage: Usage, last_input: int) -> Crossing | None:
+        """The limit the next request would cross: ``sent`` requests so far, ``usage`` the
+        run's, ``last_input`` the input tokens of the last request (the least the next reads).
+        """
+        if self.requests is not None and sent + 1 > self.requests:
+            return Crossing("requests", self.requests, sent + 1)
+        if self.input_tokens is not None and (
+            usage.input_tokens >= self.input_tokens
+            or usage.input_tokens + last_input > self.input_tokens
+        ):
+            return Crossing("input_tokens", self.input_tokens, usage.input_tokens + last_input)
+        if self.output_tokens is not None and usage.output_tokens >= self.output_tokens:
+            return Crossing("output_tokens", self.output_tokens, usage.output_tokens)
+        if self.total_tokens is not None and (
+            usage.total_tokens >= self.total_tokens
+            or usage.total_tokens + last_input > self.total_tokens
+        ):
+            return Crossing("total_tokens", self.total_tokens, usage.total_tokens + last_input)
+        return None
+
+    def before_calls(self, *, made: int, calling: int, usage: Usage) -> Crossing | None:
+        """The limit running ``calling`` more calls (``made`` so far) would cross, or that the
+        answer asking for them already crossed (``usage``, the run's including it)."""
+        if self.tool_calls is not None and made + calling > self.tool_calls:
+            return Crossing("tool_calls", self.tool_calls, made + calling)
+        if self.input_tokens is not None and usage.input_tokens > self.input_tokens:
+            return Crossing("input_tokens", self.input_tokens, usage.input_tokens)
+        if self.output_tokens is not None and usage.output_tokens > self.output_tokens:
+            return Crossing("output_tokens", self.output_tokens, usage.output_tokens)
+        if self.total_tokens is not None and usage.total_tokens > self.total_tokens:
+            return Crossing("total_tokens", self.total_tokens, usage.total_tokens)
+        return None
