@@ -47,6 +47,7 @@ from affordance_testing.contract_approvals import (
 )
 from affordance_testing.contract_faults import check_fault_outcome, script_fault_row
 from affordance_testing.contract_fixtures import ContractWire, MakeAdapter
+from affordance_testing.contract_run_control import RunControlContract
 from affordance_testing.contract_runs import (
     Entity,
     Verdict,
@@ -86,7 +87,7 @@ def _abstract(name: str) -> Any:
     pytest.fail(f"AdapterContract needs the {name!r} fixture (see affordance_testing.contract)")
 
 
-class AdapterContract:
+class AdapterContract(RunControlContract):
     """The provider adapter contract; see the module docstring for the fixtures it needs."""
 
     @pytest.fixture
