@@ -84,6 +84,8 @@ _EXPORTS: dict[str, str] = {
     "UsageLimits": "affordance.runtime.model.limits",
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
+    "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "PromptRequest": "affordance.runtime.calls.prompt_tool",
     "tool": "affordance.tools.decorator",
 }
 
@@ -116,8 +118,10 @@ __all__ = [
     "PromptExecuted",
     "PromptRenderError",
     "PromptRendered",
+    "PromptRequest",
     "PromptResponse",
     "PromptTemplate",
+    "PromptTool",
     "PromptValidationError",
     "ProviderAdapter",
     "RefusalDelta",
@@ -201,6 +205,7 @@ if TYPE_CHECKING:
     from affordance.runtime.calls.context import ToolContext, ToolHandler
     from affordance.runtime.calls.executor import ToolExecutor
     from affordance.runtime.calls.policy import AllowList
+    from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
     from affordance.runtime.loop.evaluator import Evaluator
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.record.confirmation import (

@@ -32,6 +32,7 @@ from affordance import (
     OutputRejected,
     PromptEvaluationError,
     PromptTemplate,
+    PromptTool,
     RetryPolicy,
     Tool,
     ToolContext,
@@ -48,6 +49,8 @@ HERE_MODULE_DIR = str(Path(__file__).resolve().parent)
 LEDGER_ENV = "DURABLE_TEST_LEDGER"
 GATE_ENV = "DURABLE_TEST_GATE"
 PROMPT = "notes.agent"
+DELEGATING = "notes.delegating"
+"""A prompt whose tool is a nested prompt (``PromptTool``) that asks to delete a note."""
 CHECKED = "notes.checked"
 """A prompt with structured output and a validator: its first answer is rejected once."""
 ASKING = "Deleting note #1 needs your go-ahead."
@@ -148,9 +151,18 @@ def build_checked_prompt() -> PromptTemplate[Count]:
     )
 
 
+def build_delegating_prompt(ledger: Ledger) -> PromptTemplate[None]:
+    nested = build_prompt(ledger)  # the model fills its Task: script "nested"
+    tool = PromptTool(nested, name="clerk", description="Hand a job over.", params_type=Task)
+    section = MarkdownSection[Task](title="Task", key="task", template="Task: ${script}")
+    notes = MarkdownSection(title="Notes", key="notes", template="Delegate.", tools=[tool])
+    return PromptTemplate(ns="tests", key="delegating", sections=[section, notes])
+
+
 def make_registry(ledger: Ledger) -> PromptRegistry:
     registry = PromptRegistry()
     registry.add(PROMPT, lambda: build_prompt(ledger))
+    registry.add(DELEGATING, lambda: build_delegating_prompt(ledger))
     registry.add(CHECKED, build_checked_prompt)
     return registry
 
@@ -168,6 +180,12 @@ def respond(request: ModelRequest) -> ProviderTurn:
         raise PromptEvaluationError(
             "the request is invalid", phase="request", provider="scripted", status=400
         )
+    if script == "delegate":
+        if request.turn == 1:
+            return tool_calls(tool_call("clerk", {"script": "nested"}, call_id="call-clerk"))
+        return text(" | ".join(m.content for m in results))
+    if script == "nested":  # the clerk's own run: it asks to delete a note
+        return tool_calls(tool_call("delete_note", {"note_id": 1}, call_id="call-inner"))
     if script == "checked":
         return text('{"notes": 0}' if request.turn == 1 else '{"notes": 2}')
     if request.turn == 2:

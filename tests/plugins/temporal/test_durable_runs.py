@@ -17,6 +17,7 @@ import pytest
 from durable_app import (
     ASKING,
     CHECKED,
+    DELEGATING,
     GATE_ENV,
     HERE_MODULE_DIR,
     LEDGER_ENV,
@@ -305,6 +306,33 @@ def test_a_durable_run_sends_a_rejected_answer_back_as_evaluate_does(
     assert durable.output == plain.output == Count(2)
     assert durable.turns == plain.turns == 2
     assert comparable(durable) == comparable(plain)
+
+
+def test_a_nested_prompts_destructive_call_fails_readably_in_a_durable_run(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    async def scenario() -> PromptResponse[Any]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start_run(
+                client,
+                registry,
+                DELEGATING,
+                Task("delegate"),
+                task_queue=task_queue,
+                workflow_id=workflow_id(),
+            )
+            return await handle.result()
+
+    response = asyncio.run(scenario())
+
+    (result,) = response.tool_results
+    assert (result.name, result.result.success) == ("clerk", False)
+    assert "durable run cannot wait" in result.result.message
+    assert ledger.executions() == []  # nothing was deleted
+    assert response.text is not None
+    assert "durable run cannot wait" in response.text
 
 
 def test_workflows_model_requests_and_tool_calls_can_be_served_by_separate_workers(

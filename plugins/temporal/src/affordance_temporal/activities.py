@@ -34,10 +34,11 @@ from affordance import (
     Tool,
     ToolContext,
     ToolExecutor,
+    ToolResult,
 )
 from affordance.adapters import ModelRequest, output_name, output_schema
 from affordance.clock import Deadline
-from affordance.runtime import CallOutcome, PreparedCall, ToolErrorInfo
+from affordance.runtime import CallOutcome, NestedWaiting, PreparedCall, ToolErrorInfo
 from affordance.serde import ParseError, dump, parse
 from affordance.tools import NO_RETRY
 from affordance_temporal._inworkflow import StandIn
@@ -171,6 +172,8 @@ class DurableActivities:
             )
         async with heartbeating():
             outcome = await self.executor.arun(prepared, context)
+        if isinstance(outcome.result.value, NestedWaiting):
+            outcome = replace(outcome, result=NESTED_WAIT_REFUSED, rendered=None)
         attempt = activity.info().attempt
         answer = ToolAnswer(
             encode_result(outcome.result), outcome.duration, attempt, outcome.error_code
@@ -206,6 +209,14 @@ class DurableActivities:
             single = replace(tool, retry=NO_RETRY)
             self._one_attempt[tool] = single
         return single
+
+
+NESTED_WAIT_REFUSED: ToolResult[None] = ToolResult.error(
+    "a destructive call inside this tool's nested prompt needs a confirmation, and a durable "
+    "run cannot wait for one there yet; it was not run"
+)
+"""A durable run's tool call whose nested run (a ``PromptTool``'s) waits for confirmation: its
+activity cannot hold the nested run across the workflow's wait, so the call fails, readably."""
 
 
 @asynccontextmanager

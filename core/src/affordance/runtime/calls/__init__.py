@@ -11,23 +11,33 @@ calls of a turn run, wait for confirmation or are skipped is the loop's.
   kept inside the call (``_guard``) and a metadata-only log record (``_calllog``);
 - ``prepared``: :class:`PreparedCall` and :class:`CallOutcome`, a call on its way through;
 - ``cache``, ``policy``: :class:`ResultCache`; :class:`ToolPolicy` and :class:`AllowList`;
-- ``failures``: the failed results the model reads, and :class:`ToolErrorInfo`.
+- ``failures``: the failed results the model reads, and :class:`ToolErrorInfo`;
+- ``nested``: what a call running a nested evaluation hands its run — the usage it spent
+  (:class:`UsageTally`) and a nested wait for confirmation (:class:`NestedWaiting`,
+  :class:`NestedAnswers`);
+- ``prompt_tool``: :func:`PromptTool`, a prompt the model calls as a tool.
 """
 
 from affordance.runtime.calls.cache import ResultCache
 from affordance.runtime.calls.context import ToolContext, ToolHandler
 from affordance.runtime.calls.executor import MAX_ARGUMENTS_SIZE, ToolExecutor
 from affordance.runtime.calls.failures import ToolErrorInfo
+from affordance.runtime.calls.nested import NestedAnswers, NestedWaiting, UsageTally
 from affordance.runtime.calls.policy import AllowList, PolicyDecision, ToolPolicy
 from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
+from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
 from affordance.runtime.calls.runner import Runner
 
 __all__ = [
     "MAX_ARGUMENTS_SIZE",
     "AllowList",
     "CallOutcome",
+    "NestedAnswers",
+    "NestedWaiting",
     "PolicyDecision",
     "PreparedCall",
+    "PromptRequest",
+    "PromptTool",
     "ResultCache",
     "Runner",
     "ToolContext",
@@ -35,4 +45,5 @@ __all__ = [
     "ToolExecutor",
     "ToolHandler",
     "ToolPolicy",
+    "UsageTally",
 ]

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from affordance.clock import Deadline
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.template import PromptTemplate
+    from affordance.runtime.calls.nested import NestedAnswers, UsageTally
     from affordance.runtime.calls.runner import Runner
+    from affordance.runtime.model.turn import Usage
     from affordance.runtime.record.events import EventBus
     from affordance.runtime.record.session import Session
 
@@ -37,6 +39,11 @@ class ToolContext:
     ``adapter`` lets a handler evaluate nested prompts with the same provider; ``session`` and
     ``event_bus`` are the ones of the outer evaluation, so nested work records against them.
     ``run_id``, ``turn`` and ``call_id`` correlate the call with logs and events.
+
+    A handler that runs a nested evaluation adds what it spent with :meth:`add_usage`, so the
+    outer run's usage (and its limits) count it; ``nested_answers`` holds the caller's answers
+    when the call runs again after its nested run waited for them (see
+    ``affordance.runtime.calls.nested``).
     """
 
     prompt: PromptTemplate[Any]
@@ -48,6 +55,15 @@ class ToolContext:
     turn: int = 0
     call_id: str = ""
     deadline: Deadline | None = None
+    usage_tally: UsageTally | None = None
+    nested_answers: NestedAnswers | None = None
+
+    def add_usage(self, usage: Usage, provider: str) -> None:
+        """Count ``usage``, spent by ``provider`` on work this call did (a nested run), in the
+        outer run's usage; nothing happens outside a run (a context built by hand)."""
+        tally = self.usage_tally
+        if tally is not None:
+            tally.add(usage, provider)
 
 
 class ToolHandler(Protocol[ParamsT_contra, ResultT]):

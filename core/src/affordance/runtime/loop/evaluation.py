@@ -28,6 +28,7 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.context import ToolContext
 from affordance.runtime.calls.executor import ToolExecutor
+from affordance.runtime.calls.nested import UsageTally
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.calls.runner import Runner
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
@@ -134,6 +135,7 @@ class Evaluation(Generic[OutputT]):
         self.tool_calls = 0  # the calls the model made, each answered (for tool_calls limits)
         self._last_input = 0  # input tokens of the last request: the least the next one reads
         self._rejected: list[OutputAttempt] = []
+        self._nested_usage = UsageTally()  # what calls' nested runs spent, added per turn
         self._stopped: Callable[[], Action] | None = None  # where a limit stopped the run
         self._caller_messages = tuple(messages)
         self._transcript: list[Message] = []
@@ -169,9 +171,7 @@ class Evaluation(Generic[OutputT]):
         usage = turn.usage
         if usage is not NO_USAGE:
             self._last_input = usage.input_tokens
-            self.usage = self.usage + usage
-            by_provider = self.usage_by_provider
-            by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
+            self._count(usage, provider)
         for switch in turn.switches:
             self._emit(
                 ModelSwitched(
@@ -206,6 +206,11 @@ class Evaluation(Generic[OutputT]):
             return self._finish(turn)
         return self._take_calls(turn)
 
+    def _count(self, usage: Usage, provider: str) -> None:
+        self.usage = self.usage + usage
+        by_provider = self.usage_by_provider
+        by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
+
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
         stops the run before them."""
@@ -232,6 +237,8 @@ class Evaluation(Generic[OutputT]):
     def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
         """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""
         waiting = self._calls.record(outcomes, self._emit)
+        for provider, usage in self._nested_usage.take():
+            self._count(usage, provider)
         return self._suspend() if waiting or self._hosted else self._close_turn()
 
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
@@ -480,6 +487,7 @@ class Evaluation(Generic[OutputT]):
             turn=self.turn,
             call_id=call_id,
             deadline=self.deadline,
+            usage_tally=self._nested_usage,
         )
 
     def _observed(self, event_type: type[Any]) -> bool:

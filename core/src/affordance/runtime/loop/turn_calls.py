@@ -11,6 +11,7 @@ tool messages and :class:`ToolCallResult` values of the evaluation. The turn's l
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls import failures
 from affordance.runtime.calls.context import ToolContext
 from affordance.runtime.calls.executor import ToolExecutor
+from affordance.runtime.calls.nested import NestedAnswers, NestedWaiting
 from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
 from affordance.runtime.model.messages import Message, ToolCall, ToolResultMessage
 from affordance.runtime.record.confirmation import (
@@ -62,13 +64,17 @@ def refuse_shared_ids(calls: Sequence[ToolCall], prompt_name: str, provider: str
 
 
 class _Slot:
-    """The result position of one call of the turn."""
+    """The result position of one call of the turn. A call waits for the caller either itself
+    (``pending``: a destructive call) or through its nested run (``nested``: the call ran, and
+    a call inside its nested run waits; ``nested_call`` is the call to run again)."""
 
-    __slots__ = ("content", "context", "outcome", "pending")
+    __slots__ = ("content", "context", "nested", "nested_call", "outcome", "pending")
 
     def __init__(self) -> None:
         self.outcome: CallOutcome | None = None
         self.pending: PreparedCall | None = None
+        self.nested: NestedWaiting | None = None
+        self.nested_call: PreparedCall | None = None
         self.context: ToolContext | None = None
         self.content: str | None = None  # the tool message, set once the outcome is published
 
@@ -166,10 +172,14 @@ class TurnCalls:
             slot = self._slot_of.get(id(outcome.prepared.call))
             if slot is None:
                 raise RuntimeError("on_outcomes got an outcome for a call of another turn")
+            result = outcome.result
+            if result.success and isinstance(result.value, NestedWaiting):
+                self._hold_nested(slot, outcome.prepared, result.value, emit)
+                continue
             slot.outcome = outcome
         waiting = False
         for slot in self._slots:
-            if slot.pending is not None:
+            if slot.pending is not None or slot.nested is not None:
                 waiting = True
             elif slot.outcome is None:
                 raise RuntimeError("on_outcomes is missing the outcome of a call")
@@ -178,28 +188,51 @@ class TurnCalls:
                 slot.content = self._publish(slot.outcome, emit)
         return waiting
 
+    def _hold_nested(
+        self, slot: _Slot, prepared: PreparedCall, waiting: NestedWaiting, emit: Emit
+    ) -> None:
+        """Hold a call whose nested run waits: its nested calls wait in this run too."""
+        slot.outcome = None
+        slot.nested, slot.nested_call = waiting, prepared
+        for nested in waiting.pending:
+            emit(
+                ConfirmationRequested(
+                    self._prompt.name, self._run_id, nested.call_id, nested.name, nested.params
+                )
+            )
+
     def pending_call_ids(self) -> tuple[str, ...]:
-        return tuple(s.pending.call.id for s in self._slots if s.pending is not None)
+        ids: list[str] = []
+        for slot in self._slots:
+            if slot.pending is not None:
+                ids.append(slot.pending.call.id)
+            elif slot.nested is not None:
+                ids.extend(nested.call_id for nested in slot.nested.pending)
+        return tuple(ids)
 
     def pending(self) -> tuple[PendingConfirmation, ...]:
-        """The calls waiting for confirmation, as the response shows them."""
-        return tuple(
-            PendingConfirmation(
-                s.pending.call.id,
-                s.pending.call.name,
-                s.pending.params,
-                arguments_of(s.pending.params),
-            )
-            for s in self._slots
-            if s.pending is not None
-        )
+        """The calls waiting for confirmation, as the response shows them; a nested run's
+        calls name the call of this run that holds them (``via``)."""
+        shown: list[PendingConfirmation] = []
+        for slot in self._slots:
+            if slot.pending is not None:
+                call, params = slot.pending.call, slot.pending.params
+                shown.append(PendingConfirmation(call.id, call.name, params, arguments_of(params)))
+            elif slot.nested is not None and slot.nested_call is not None:
+                via = slot.nested_call.call.id
+                shown.extend(dataclasses.replace(p, via=via) for p in slot.nested.pending)
+        return tuple(shown)
 
     def answer(self, confirmations: Mapping[str, Confirmation], emit: Emit) -> ToRun:
         """Apply the caller's answers (already checked to fit) to the waiting calls: a denied
         call gets its declined result; an approved one is prepared again, confirmed, and is
         among the calls returned to run."""
         tools = self._tools
-        to_run: list[tuple[PreparedCall, ToolContext]] = []
+        to_run = [
+            self._answer_nested(slot, confirmations, emit)
+            for slot in self._slots
+            if slot.nested is not None
+        ]
         for slot in [slot for slot in self._slots if slot.pending is not None]:
             prepared, context = slot.pending, slot.context
             assert prepared is not None
@@ -226,6 +259,31 @@ class TurnCalls:
             else:
                 to_run.append((confirmed, context))
         return tuple(to_run)
+
+    def _answer_nested(
+        self, slot: _Slot, confirmations: Mapping[str, Confirmation], emit: Emit
+    ) -> tuple[PreparedCall, ToolContext]:
+        """The call to run again with the answers to its nested run's calls."""
+        waiting, prepared, context = slot.nested, slot.nested_call, slot.context
+        assert waiting is not None
+        assert prepared is not None
+        assert context is not None
+        slot.nested = slot.nested_call = None
+        answers = {nested.call_id: confirmations[nested.call_id] for nested in waiting.pending}
+        for nested in waiting.pending:
+            answer = answers[nested.call_id]
+            emit(
+                ConfirmationResolved(
+                    self._prompt.name,
+                    self._run_id,
+                    nested.call_id,
+                    nested.name,
+                    answer.approved,
+                    answer.message,
+                )
+            )
+        again = dataclasses.replace(context, nested_answers=NestedAnswers(waiting.state, answers))
+        return prepared, again
 
     def close(
         self, transcript: list[Message], results: list[ToolCallResult]

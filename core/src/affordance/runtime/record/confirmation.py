@@ -64,6 +64,8 @@ class PendingConfirmation:
     ``arguments`` is the validated params as JSON-like data, for showing to a person.
     ``hosted_tool`` names the hosted tool whose provider holds the call until it is approved
     (an MCP server's tool; ``params`` is then its arguments too); None for a local tool.
+    ``via`` is the id of this run's call whose nested run holds the call (a ``PromptTool``'s):
+    answering the nested call by its own id resumes both runs; None for a call of this run.
     """
 
     call_id: str
@@ -71,6 +73,7 @@ class PendingConfirmation:
     params: Any
     arguments: Mapping[str, Any]
     hosted_tool: str | None = None
+    via: str | None = None
 
 
 def arguments_of(params: Any) -> Mapping[str, Any]:
