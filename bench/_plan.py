@@ -63,6 +63,9 @@ PLANS = (
     MeasurePlan("render", "Render a 20-section prompt with 20 tools", 5, 2, 120),
     MeasurePlan("offline_run", "Offline run: one tool call, then the answer", 4, 2, 180),
     MeasurePlan(
+        "run_control", "Run controls: an offline run with limits and a validator", 3, 1, 180
+    ),
+    MeasurePlan(
         "e2e_openai",
         "End to end: the real openai SDK against the loopback server",
         3,
@@ -149,6 +152,18 @@ GOALS = (
         "offline_run",
         "async_tool",
         max_value=50.0,
+    ),
+    Goal(
+        "offline run with usage limits and an output validator ≤ 1.03× without, `evaluate`",
+        "run_control",
+        "ratio_sync",
+        max_value=1.03,
+    ),
+    Goal(
+        "offline run with usage limits and an output validator ≤ 1.03× without, `aevaluate`",
+        "run_control",
+        "ratio_async",
+        max_value=1.03,
     ),
 )
 

@@ -12,9 +12,8 @@ calls of a turn run, wait for confirmation or are skipped is the loop's.
 - ``prepared``: :class:`PreparedCall` and :class:`CallOutcome`, a call on its way through;
 - ``cache``, ``policy``: :class:`ResultCache`; :class:`ToolPolicy` and :class:`AllowList`;
 - ``failures``: the failed results the model reads, and :class:`ToolErrorInfo`;
-- ``nested``: what a call running a nested evaluation hands its run — the usage it spent
-  (:class:`UsageTally`) and a nested wait for confirmation (:class:`NestedWaiting`,
-  :class:`NestedAnswers`);
+- ``nested``: what a call running a nested evaluation hands its run when a call inside waits
+  for confirmation (:class:`NestedWaiting`, :class:`NestedAnswers`);
 - ``prompt_tool``: :func:`PromptTool`, a prompt the model calls as a tool.
 """
 
@@ -22,7 +21,7 @@ from affordance.runtime.calls.cache import ResultCache
 from affordance.runtime.calls.context import ToolContext, ToolHandler
 from affordance.runtime.calls.executor import MAX_ARGUMENTS_SIZE, ToolExecutor
 from affordance.runtime.calls.failures import ToolErrorInfo
-from affordance.runtime.calls.nested import NestedAnswers, NestedWaiting, UsageTally
+from affordance.runtime.calls.nested import NestedAnswers, NestedWaiting
 from affordance.runtime.calls.policy import AllowList, PolicyDecision, ToolPolicy
 from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
 from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
@@ -45,5 +44,4 @@ __all__ = [
     "ToolExecutor",
     "ToolHandler",
     "ToolPolicy",
-    "UsageTally",
 ]

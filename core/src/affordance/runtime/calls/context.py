@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from affordance.clock import Deadline
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.template import PromptTemplate
-    from affordance.runtime.calls.nested import NestedAnswers, UsageTally
+    from affordance.runtime.calls.nested import NestedAnswers
     from affordance.runtime.calls.runner import Runner
     from affordance.runtime.model.turn import Usage
     from affordance.runtime.record.events import EventBus
@@ -55,15 +55,14 @@ class ToolContext:
     turn: int = 0
     call_id: str = ""
     deadline: Deadline | None = None
-    usage_tally: UsageTally | None = None
     nested_answers: NestedAnswers | None = None
 
     def add_usage(self, usage: Usage, provider: str) -> None:
         """Count ``usage``, spent by ``provider`` on work this call did (a nested run), in the
-        outer run's usage; nothing happens outside a run (a context built by hand)."""
-        tally = self.usage_tally
-        if tally is not None:
-            tally.add(usage, provider)
+        outer run's usage: kept in the session for the run, which adds it when the turn's
+        calls are recorded."""
+        if usage.input_tokens or usage.output_tokens:
+            self.session.add_usage(self.run_id, usage, provider)
 
 
 class ToolHandler(Protocol[ParamsT_contra, ResultT]):

@@ -1,9 +1,10 @@
-"""What a tool call that runs a nested evaluation hands its run: the usage the nested run spent,
-and — when a destructive call inside it waits for the caller — the wait itself.
+"""What a tool call that runs a nested evaluation hands its run when a destructive call inside
+the nested run waits for the caller: the wait, and later the caller's answers.
 
 A ``PromptTool``'s handler is the main user, but any handler that evaluates a prompt through
-``context.adapter`` can do the same: add the nested usage with ``context.add_usage`` and, when
-the nested response waits for confirmations, return ``ToolResult.ok(NestedWaiting(...))``. The
+``context.adapter`` can do the same: when the nested response waits for confirmations, return
+``ToolResult.ok(NestedWaiting(...))`` (and add what the nested run spent with
+``context.add_usage``). The
 outer run then waits too, showing the nested calls (``PendingConfirmation.via`` names the
 outer call), and once they are answered it runs the outer call again with the answers in
 ``context.nested_answers``.
@@ -11,15 +12,13 @@ outer call), and once they are answered it runs the outer call again with the an
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from affordance._fastinit import fast_init
-from affordance.runtime.model.turn import NO_USAGE, Usage
 from affordance.runtime.record.confirmation import Confirmation, PendingConfirmation
 
-__all__ = ["NestedAnswers", "NestedWaiting", "UsageTally"]
+__all__ = ["NestedAnswers", "NestedWaiting"]
 
 
 @fast_init
@@ -45,26 +44,3 @@ class NestedAnswers:
 
     state: object
     confirmations: Mapping[str, Confirmation]
-
-
-class UsageTally:
-    """Usage that tool calls spent on nested runs, by provider, until their run adds it to its
-    own. Calls of one turn may run in threads at once, so adding takes a lock."""
-
-    __slots__ = ("_lock", "_spent")
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._spent: list[tuple[str, Usage]] = []
-
-    def add(self, usage: Usage, provider: str) -> None:
-        if usage is NO_USAGE:
-            return
-        with self._lock:
-            self._spent.append((provider, usage))
-
-    def take(self) -> list[tuple[str, Usage]]:
-        """Everything added since the last ``take``."""
-        with self._lock:
-            spent, self._spent = self._spent, []
-        return spent

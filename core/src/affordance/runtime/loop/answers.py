@@ -44,12 +44,12 @@ def accepted_output(prompt: PromptTemplate[Any], text: str | None) -> Any:
     if not validators:
         return output
     value = output if output_type is not None else (text or "")
-    problems: list[str] = []
+    problems: list[str] | None = None
     for validator in validators:
         try:
             validator(value)
         except OutputRejected as rejection:
-            problems.append(rejection.reason)
+            problems = [*(problems or ()), rejection.reason]
         except Exception as error:
             name = getattr(validator, "__qualname__", type(validator).__qualname__)
             raise PromptEvaluationError(

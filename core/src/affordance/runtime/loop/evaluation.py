@@ -28,7 +28,6 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.context import ToolContext
 from affordance.runtime.calls.executor import ToolExecutor
-from affordance.runtime.calls.nested import UsageTally
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.calls.runner import Runner
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
@@ -91,6 +90,12 @@ class EvaluationRunner(Runner, HostedApprovalReader, Protocol):
 class Evaluation(Generic[OutputT]):
     """One evaluation of a prompt: its transcript, turn count and the current turn's calls."""
 
+    # State most runs never change, kept on the class until a run does (an instance attribute
+    # then): a run pays nothing for run controls it does not use.
+    _by_provider: dict[str, Usage] | None = None  # once another provider answered
+    _rejected: tuple[OutputAttempt, ...] = ()  # the final answers not accepted, in order
+    _stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
+
     def __init__(
         self,
         *,
@@ -127,16 +132,11 @@ class Evaluation(Generic[OutputT]):
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
-        self.usage_by_provider: dict[str, Usage] = {}
+        self._last_input = 0  # input tokens of the last request: the least the next one reads
         self.hosted_outputs: dict[str, HostedToolOutput] = {}
         self.tool_results: list[ToolCallResult] = []
         self.opened: list[SectionPath] = []
         self.expansions = 0
-        self.tool_calls = 0  # the calls the model made, each answered (for tool_calls limits)
-        self._last_input = 0  # input tokens of the last request: the least the next one reads
-        self._rejected: list[OutputAttempt] = []
-        self._nested_usage = UsageTally()  # what calls' nested runs spent, added per turn
-        self._stopped: Callable[[], Action] | None = None  # where a limit stopped the run
         self._caller_messages = tuple(messages)
         self._transcript: list[Message] = []
         self._overrides: dict[SectionPath, SectionVisibility] = {
@@ -167,24 +167,15 @@ class Evaluation(Generic[OutputT]):
             turn = self.adapter.normalize_turn(turn, request)
         if len(turn.tool_calls) > 1:
             refuse_shared_ids(turn.tool_calls, self.prompt.name, self.adapter.connection.name)
-        provider = turn.provider or self.adapter.connection.name
         usage = turn.usage
         if usage is not NO_USAGE:
             self._last_input = usage.input_tokens
-            self._count(usage, provider)
-        for switch in turn.switches:
-            self._emit(
-                ModelSwitched(
-                    self.prompt.name,
-                    self.run_id,
-                    self.turn,
-                    switch.provider,
-                    switch.model,
-                    switch.status,
-                    switch.message,
-                    provider,
-                )
-            )
+            if turn.provider is None and self._by_provider is None:
+                self.usage = self.usage + usage  # the common case: _count's first branch
+            else:
+                self._count(usage, turn.provider or self.adapter.connection.name)
+        if turn.switches:
+            self._switched(turn)
         declared = request.hosted_tools if request is not None else ()
         if turn.hosted_items and declared:  # only the tools the request declared (policy)
             self.hosted_outputs.update(
@@ -192,7 +183,12 @@ class Evaluation(Generic[OutputT]):
             )
         items = turn.provider_items
         self._transcript.append(
-            AssistantMessage(turn.text, turn.tool_calls, items, provider if items else None)
+            AssistantMessage(
+                turn.text,
+                turn.tool_calls,
+                items,
+                (turn.provider or self.adapter.connection.name) if items else None,
+            )
         )
         if turn.hosted_items and declared:
             self._hosted.look(turn, declared, self.adapter, self._transcript, self._emit)
@@ -206,22 +202,51 @@ class Evaluation(Generic[OutputT]):
             return self._finish(turn)
         return self._take_calls(turn)
 
+    def _switched(self, turn: ProviderTurn) -> None:
+        """Publish the switches a fallback made to answer ``turn``."""
+        provider = turn.provider or self.adapter.connection.name
+        for switch in turn.switches:
+            self._emit(
+                ModelSwitched(
+                    self.prompt.name,
+                    self.run_id,
+                    self.turn,
+                    switch.provider,
+                    switch.model,
+                    switch.status,
+                    switch.message,
+                    provider,
+                )
+            )
+
     def _count(self, usage: Usage, provider: str) -> None:
+        """Add ``usage`` to the run's, and to ``provider``'s share once it is not the only one
+        (a run whose every turn came from its connection keeps no split)."""
+        by_provider = self._by_provider
+        if by_provider is None:
+            home = self.adapter.connection.name
+            if provider == home:
+                self.usage = self.usage + usage
+                return
+            by_provider = self._by_provider = (
+                {home: self.usage} if self.usage is not NO_USAGE else {}
+            )
         self.usage = self.usage + usage
-        by_provider = self.usage_by_provider
         by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
+
+    @property
+    def usage_by_provider(self) -> dict[str, Usage]:
+        """The run's usage split by the provider that answered (or that nested runs used)."""
+        if self._by_provider is not None:
+            return dict(self._by_provider)
+        usage = self.usage
+        return {self.adapter.connection.name: usage} if usage is not NO_USAGE else {}
 
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
         stops the run before them."""
-        limits = self.limits
-        if limits is not None:
-            crossing = limits.before_calls(
-                made=self.tool_calls, calling=len(turn.tool_calls), usage=self.usage
-            )
-            if crossing is not None:
-                self._stop(crossing, lambda: self._take_calls(turn))
-        self.tool_calls += len(turn.tool_calls)
+        if self.limits is not None:
+            self._check_calls(turn)
         to_run = self._calls.prepare(
             turn.tool_calls,
             turn=self.turn,
@@ -237,8 +262,9 @@ class Evaluation(Generic[OutputT]):
     def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
         """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""
         waiting = self._calls.record(outcomes, self._emit)
-        for provider, usage in self._nested_usage.take():
-            self._count(usage, provider)
+        if self.session.nested_usage:  # what calls spent on nested runs (PromptTool)
+            for provider, usage in self.session.take_usage(self.run_id):
+                self._count(usage, provider)
         return self._suspend() if waiting or self._hosted else self._close_turn()
 
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
@@ -303,13 +329,8 @@ class Evaluation(Generic[OutputT]):
             raise PromptEvaluationError(
                 "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
             )
-        limits = self.limits
-        if limits is not None:
-            crossing = limits.before_request(
-                sent=self.turn, usage=self.usage, last_input=self._last_input
-            )
-            if crossing is not None:
-                self._stop(crossing, self._next_request)
+        if self.limits is not None:
+            self._check_request()
         self.turn += 1
         rendered = self.rendered
         if self._caller_messages:
@@ -399,13 +420,13 @@ class Evaluation(Generic[OutputT]):
     def _ask_again(self, text: str | None, problems: tuple[str, ...]) -> Action:
         """Send the model's rejected answer back with its problems, or give up when the
         prompt's ``output_retries`` are spent."""
-        self._rejected.append(OutputAttempt(text, problems))
+        self._rejected = (*self._rejected, OutputAttempt(text, problems))
         attempts = len(self._rejected)
         if attempts > self.prompt.output_retries:
             raise OutputValidationError(
                 f"the final answer was not accepted after {attempts} attempt(s): "
                 f"{'; '.join(problems)}",
-                attempts=tuple(self._rejected),
+                attempts=self._rejected,
                 prompt_name=self.prompt.name,
                 provider=self.adapter.connection.name,
             )
@@ -414,6 +435,39 @@ class Evaluation(Generic[OutputT]):
         return self._next_request()
 
     # -- limits ----------------------------------------------------------------------------
+
+    def _check_request(self) -> None:
+        """Stop before the next request if it would cross a limit."""
+        limits = self.limits
+        assert limits is not None
+        requests, _, tokens_in, tokens_out, tokens = limits.caps
+        usage, last = self.usage, self._last_input
+        if (  # near a limit (a superset of crossing one): ask which, exactly
+            self.turn >= requests
+            or usage.input_tokens + last >= tokens_in
+            or usage.output_tokens >= tokens_out
+            or usage.input_tokens + usage.output_tokens + last >= tokens
+        ):
+            crossing = limits.before_request(self.turn, usage, last)
+            if crossing is not None:
+                self._stop(crossing, self._next_request)
+
+    def _check_calls(self, turn: ProviderTurn) -> None:
+        """Stop before the calls of ``turn`` if running them, or the answer asking for them,
+        crosses a limit."""
+        limits = self.limits
+        assert limits is not None
+        _, calls, tokens_in, tokens_out, tokens = limits.caps
+        made, calling, usage = len(self.tool_results), len(turn.tool_calls), self.usage
+        if (  # near a limit (a superset of crossing one): ask which, exactly
+            made + calling > calls
+            or usage.input_tokens > tokens_in
+            or usage.output_tokens > tokens_out
+            or usage.input_tokens + usage.output_tokens > tokens
+        ):
+            crossing = limits.before_calls(made, calling, usage)
+            if crossing is not None:
+                self._stop(crossing, lambda: self._take_calls(turn))
 
     def _stop(self, crossing: Crossing, then: Callable[[], Action]) -> NoReturn:
         """Stop the run at a limit, keeping it in its session to be resumed with ``then``."""
@@ -469,7 +523,7 @@ class Evaluation(Generic[OutputT]):
             finish_reason=finish_reason,
             turns=self.turn,
             messages=tuple(self._transcript),
-            usage_by_provider=dict(self.usage_by_provider),
+            usage_by_provider=self.usage_by_provider,
         )
         self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
         return Finished(response)
@@ -487,7 +541,6 @@ class Evaluation(Generic[OutputT]):
             turn=self.turn,
             call_id=call_id,
             deadline=self.deadline,
-            usage_tally=self._nested_usage,
         )
 
     def _observed(self, event_type: type[Any]) -> bool:

@@ -17,7 +17,8 @@ one, the run returns it (its usage shows the crossing). Crossing a limit raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from affordance._fastinit import fast_init
@@ -50,6 +51,10 @@ class UsageLimits:
     input_tokens: int | None = None
     output_tokens: int | None = None
     total_tokens: int | None = None
+    caps: tuple[int, int, int, int, int] = field(init=False, repr=False, compare=False)
+    """The five limits in field order, an unbounded one as ``sys.maxsize``: what the loop
+    compares against inline, calling :meth:`before_request` or :meth:`before_calls` only near
+    a limit (they say which one, and exactly)."""
 
     def __post_init__(self) -> None:
         for name in ("requests", "tool_calls", "input_tokens", "output_tokens", "total_tokens"):
@@ -60,36 +65,57 @@ class UsageLimits:
                 raise ValueError(
                     f"UsageLimits.{name} must be a non-negative int or None, got {value!r}"
                 )
+        unbounded = sys.maxsize
+        caps = tuple(
+            unbounded if value is None else value
+            for value in (
+                self.requests,
+                self.tool_calls,
+                self.input_tokens,
+                self.output_tokens,
+                self.total_tokens,
+            )
+        )
+        object.__setattr__(self, "caps", caps)
 
-    def before_request(self, *, sent: int, usage: Usage, last_input: int) -> Crossing | None:
+    def before_request(self, sent: int, usage: Usage, last_input: int) -> Crossing | None:
         """The limit the next request would cross: ``sent`` requests so far, ``usage`` the
         run's, ``last_input`` the input tokens of the last request (the least the next reads).
         """
-        if self.requests is not None and sent + 1 > self.requests:
-            return Crossing("requests", self.requests, sent + 1)
-        if self.input_tokens is not None and (
-            usage.input_tokens >= self.input_tokens
-            or usage.input_tokens + last_input > self.input_tokens
-        ):
-            return Crossing("input_tokens", self.input_tokens, usage.input_tokens + last_input)
-        if self.output_tokens is not None and usage.output_tokens >= self.output_tokens:
-            return Crossing("output_tokens", self.output_tokens, usage.output_tokens)
-        if self.total_tokens is not None and (
-            usage.total_tokens >= self.total_tokens
-            or usage.total_tokens + last_input > self.total_tokens
-        ):
-            return Crossing("total_tokens", self.total_tokens, usage.total_tokens + last_input)
+        requests = self.requests
+        if requests is not None and sent >= requests:
+            return Crossing("requests", requests, sent + 1)
+        if self.input_tokens is None and self.output_tokens is None and self.total_tokens is None:
+            return None
+        used_in, used_out = usage.input_tokens, usage.output_tokens
+        limit = self.input_tokens
+        if limit is not None and (used_in >= limit or used_in + last_input > limit):
+            return Crossing("input_tokens", limit, used_in + last_input)
+        limit = self.output_tokens
+        if limit is not None and used_out >= limit:
+            return Crossing("output_tokens", limit, used_out)
+        limit = self.total_tokens
+        used = used_in + used_out
+        if limit is not None and (used >= limit or used + last_input > limit):
+            return Crossing("total_tokens", limit, used + last_input)
         return None
 
-    def before_calls(self, *, made: int, calling: int, usage: Usage) -> Crossing | None:
+    def before_calls(self, made: int, calling: int, usage: Usage) -> Crossing | None:
         """The limit running ``calling`` more calls (``made`` so far) would cross, or that the
         answer asking for them already crossed (``usage``, the run's including it)."""
-        if self.tool_calls is not None and made + calling > self.tool_calls:
-            return Crossing("tool_calls", self.tool_calls, made + calling)
-        if self.input_tokens is not None and usage.input_tokens > self.input_tokens:
-            return Crossing("input_tokens", self.input_tokens, usage.input_tokens)
-        if self.output_tokens is not None and usage.output_tokens > self.output_tokens:
-            return Crossing("output_tokens", self.output_tokens, usage.output_tokens)
-        if self.total_tokens is not None and usage.total_tokens > self.total_tokens:
-            return Crossing("total_tokens", self.total_tokens, usage.total_tokens)
+        tool_calls = self.tool_calls
+        if tool_calls is not None and made + calling > tool_calls:
+            return Crossing("tool_calls", tool_calls, made + calling)
+        if self.input_tokens is None and self.output_tokens is None and self.total_tokens is None:
+            return None
+        used_in, used_out = usage.input_tokens, usage.output_tokens
+        limit = self.input_tokens
+        if limit is not None and used_in > limit:
+            return Crossing("input_tokens", limit, used_in)
+        limit = self.output_tokens
+        if limit is not None and used_out > limit:
+            return Crossing("output_tokens", limit, used_out)
+        limit = self.total_tokens
+        if limit is not None and used_in + used_out > limit:
+            return Crossing("total_tokens", limit, used_in + used_out)
         return None

@@ -18,6 +18,7 @@ from affordance._ids import new_id
 if TYPE_CHECKING:
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.section import SectionVisibility
+    from affordance.runtime.model.turn import Usage
 
 __all__ = [
     "Reducer",
@@ -98,6 +99,10 @@ class _Appended:
 
 class Session:
     """State that outlives one evaluation: slices, opened sections, pending confirmations."""
+
+    nested_usage: dict[str, list[tuple[str, Usage]]] | None = None
+    """Usage tool calls spent on nested runs, by the id of the run that is to count it: see
+    :meth:`add_usage` (``None`` until a call adds some)."""
 
     def __init__(self, *, session_id: str | None = None, record_events: bool = True) -> None:
         self.session_id = session_id or new_id()
@@ -198,6 +203,23 @@ class Session:
 
     def pending_call_ids(self) -> tuple[str, ...]:
         return tuple(self._suspended)
+
+    # -- usage tool calls spent on nested runs, until their run counts it ------------------
+
+    def add_usage(self, run_id: str, usage: Usage, provider: str) -> None:
+        """Keep ``usage``, spent by ``provider`` on a nested run inside a call of run
+        ``run_id``, for that run to count (``ToolContext.add_usage`` calls this)."""
+        with self._lock:
+            if self.nested_usage is None:
+                self.nested_usage = {}
+            self.nested_usage.setdefault(run_id, []).append((provider, usage))
+
+    def take_usage(self, run_id: str) -> list[tuple[str, Usage]]:
+        """The nested usage kept for run ``run_id`` since the last take (usually none)."""
+        if not self.nested_usage:
+            return []
+        with self._lock:
+            return self.nested_usage.pop(run_id, []) if self.nested_usage else []
 
     # -- runs stopped by a usage limit, until resumed with a higher one -------------------
 
