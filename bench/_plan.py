@@ -154,13 +154,13 @@ GOALS = (
         max_value=50.0,
     ),
     Goal(
-        "offline run with usage limits and an output validator ≤ 1.03× without, `evaluate`",
+        "limits and an output validator: a run at most 1.03 times a plain one, `evaluate`",
         "run_control",
         "ratio_sync",
         max_value=1.03,
     ),
     Goal(
-        "offline run with usage limits and an output validator ≤ 1.03× without, `aevaluate`",
+        "limits and an output validator: a run at most 1.03 times a plain one, `aevaluate`",
         "run_control",
         "ratio_async",
         max_value=1.03,

@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "FallbackAdapter": "affordance.runtime.loop.fallback_adapter",
     "PromptRequest": "affordance.runtime.calls.prompt_tool",
     "tool": "affordance.tools.decorator",
 }
@@ -97,6 +98,7 @@ __all__ = [
     "Evaluator",
     "EventBus",
     "EventStream",
+    "FallbackAdapter",
     "HostedKindSection",
     "HostedTool",
     "HostedToolActivity",
@@ -207,6 +209,7 @@ if TYPE_CHECKING:
     from affordance.runtime.calls.policy import AllowList
     from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
     from affordance.runtime.loop.evaluator import Evaluator
+    from affordance.runtime.loop.fallback_adapter import FallbackAdapter
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.record.confirmation import (
         Confirmation,

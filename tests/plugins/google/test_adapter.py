@@ -168,7 +168,11 @@ def test_a_transcript_from_elsewhere_is_rebuilt_as_gemini_parts(
             "role": "model",
             "parts": [
                 {"text": "Let me look."},
-                {"functionCall": {"name": "get_weather", "args": {"city": "Oslo"}}},
+                {
+                    "functionCall": {"name": "get_weather", "args": {"city": "Oslo"}},
+                    # the stand-in Google documents for a call Gemini did not make
+                    "thoughtSignature": "skip_thought_signature_validator",
+                },
             ],
         },
         {

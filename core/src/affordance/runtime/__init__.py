@@ -33,10 +33,18 @@ from affordance.runtime.calls import (
     ToolHandler,
     ToolPolicy,
 )
-from affordance.runtime.loop import Evaluation, Evaluator, Finished, RunCalls, SendRequest
+from affordance.runtime.loop import (
+    Evaluation,
+    Evaluator,
+    FallbackAdapter,
+    Finished,
+    RunCalls,
+    SendRequest,
+)
 from affordance.runtime.model import (
     AssistantMessage,
     Delta,
+    FallbackModel,
     Message,
     Model,
     ModelRequest,
@@ -97,6 +105,8 @@ __all__ = [
     "Evaluator",
     "EventBus",
     "EventStream",
+    "FallbackAdapter",
+    "FallbackModel",
     "Finished",
     "HostedToolActivity",
     "HostedToolResult",

@@ -136,6 +136,11 @@ def _contents(
     return contents
 
 
+FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator"
+"""The thought signature Google documents for a function call Gemini did not make: sent on the
+first call of a model turn rebuilt from another provider's (or a caller's) transcript."""
+
+
 def _model_parts(
     message: AssistantMessage, declared: Mapping[str, str]
 ) -> tuple[list[Any], dict[str, tuple[str | None, str]]]:
@@ -151,11 +156,16 @@ def _model_parts(
         }
         return parts, pairing
     # Not Gemini's own parts: rebuild the turn; no call id goes on the wire (pair by order).
+    # Gemini 3 refuses a turn whose first call has no thought signature; for calls it did not
+    # make (another provider's, a caller's history) Google documents this stand-in.
     parts = [{"text": message.text}] if message.text else []
     pairing = {}
     for call in message.tool_calls:
         name = declared.get(call.name, wire_name(call.name))
-        parts.append({"functionCall": {"name": name, "args": arguments_json(call)}})
+        part: dict[str, Any] = {"functionCall": {"name": name, "args": arguments_json(call)}}
+        if not pairing:
+            part["thoughtSignature"] = FOREIGN_CALL_SIGNATURE
+        parts.append(part)
         pairing[call.id] = (None, name)
     return parts, pairing
 

@@ -14,13 +14,16 @@ The runtime's top room; it uses the other three and nothing uses it.
 - ``resumption``: finding the suspended evaluation the caller's confirmations answer, or the
   run a usage limit stopped;
 - ``evaluator``: :class:`Evaluator`, the runner — the evaluate and stream API over the loop,
-  holding one model connection.
+  holding one model connection;
+- ``fallback_adapter``: :class:`FallbackAdapter`, a runner whose requests fall back to other
+  runners' models when one fails.
 """
 
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation, EvaluationRunner
 from affordance.runtime.loop.evaluator import Evaluator
+from affordance.runtime.loop.fallback_adapter import FallbackAdapter
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "Evaluation",
     "EvaluationRunner",
     "Evaluator",
+    "FallbackAdapter",
     "Finished",
     "RunCalls",
     "SendRequest",

@@ -13,7 +13,9 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``hosted_outputs``: reading a response's hosted-tool outputs through their codecs, checked
   against the output types their kinds are registered with;
 - ``hosted_approvals``: reading the approvals a response's hosted tools wait for, and writing
-  the caller's answers, through their codecs.
+  the caller's answers, through their codecs;
+- ``fallback``: :class:`FallbackModel`, a model made of models — a request one fails goes to
+  the next.
 """
 
 from affordance.runtime.model.connection import Model
@@ -33,6 +35,7 @@ from affordance.runtime.model.deltas import (
     deltas_of,
     sent_whole,
 )
+from affordance.runtime.model.fallback import FallbackModel
 from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import (
@@ -71,6 +74,7 @@ __all__ = [
     "AssistantMessage",
     "Delta",
     "DeltaError",
+    "FallbackModel",
     "HostedActivity",
     "Message",
     "Model",

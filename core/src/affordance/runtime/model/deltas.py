@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 from affordance._fastinit import fast_init
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.model.messages import ToolCall
-from affordance.runtime.model.turn import NO_USAGE, ProviderTurn, Usage
+from affordance.runtime.model.turn import NO_USAGE, ModelSwitch, ProviderTurn, Usage
 
 __all__ = [
     "Delta",
@@ -106,11 +106,16 @@ class HostedActivity:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class TurnEnd:
-    """The turn is over: the last delta of every stream."""
+    """The turn is over: the last delta of every stream. ``provider``, ``model`` and
+    ``switches`` say who answered when a model answers for others (a fallback; see
+    ``ProviderTurn``)."""
 
     usage: Usage = NO_USAGE
     finish_reason: str = "stop"
     response_id: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    switches: tuple[ModelSwitch, ...] = ()
 
 
 Delta: TypeAlias = (
@@ -223,6 +228,9 @@ class TurnAssembler:
             finish_reason=end.finish_reason,
             refusal="".join(self._refusal) if self._refusal else None,
             response_id=end.response_id,
+            provider=end.provider,
+            model=end.model,
+            switches=end.switches,
         )
 
 
@@ -247,7 +255,14 @@ def deltas_of(turn: ProviderTurn, *, chunk: int = 0) -> Iterator[Delta]:
             yield ToolCallReady(index)
         else:
             yield ToolCallReady(index, call.arguments)
-    yield TurnEnd(turn.usage, turn.finish_reason, turn.response_id)
+    yield TurnEnd(
+        turn.usage,
+        turn.finish_reason,
+        turn.response_id,
+        turn.provider,
+        turn.model,
+        turn.switches,
+    )
 
 
 def sent_whole(send: Callable[[Any], ProviderTurn], request: Any) -> Iterator[Delta]:
