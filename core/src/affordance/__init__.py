@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "GenaiPrices": "affordance.runtime.model.prices",
     "FallbackAdapter": "affordance.runtime.loop.fallback_adapter",
     "PromptRequest": "affordance.runtime.calls.prompt_tool",
     "tool": "affordance.tools.decorator",
@@ -99,6 +100,7 @@ __all__ = [
     "EventBus",
     "EventStream",
     "FallbackAdapter",
+    "GenaiPrices",
     "HostedKindSection",
     "HostedTool",
     "HostedToolActivity",
@@ -211,6 +213,7 @@ if TYPE_CHECKING:
     from affordance.runtime.loop.evaluator import Evaluator
     from affordance.runtime.loop.fallback_adapter import FallbackAdapter
     from affordance.runtime.model.limits import UsageLimits
+    from affordance.runtime.model.prices import GenaiPrices
     from affordance.runtime.record.confirmation import (
         Confirmation,
         approve,

@@ -282,6 +282,22 @@ def test_a_durable_run_honours_its_usage_limits_and_stops_before_the_next_reques
     assert ledger.executions() == [("add_note", "call-add")]  # turn 1's call ran, then it stopped
 
 
+def test_a_durable_run_refuses_a_cost_limit_before_it_starts(ledger: Ledger) -> None:
+    registry = make_registry(ledger)
+    with pytest.raises(ValueError, match="cannot hold a cost limit"):
+        asyncio.run(
+            start_run(
+                None,  # type: ignore[arg-type] - refused before the client is used
+                registry,
+                PROMPT,
+                Task("save"),
+                task_queue="unused",
+                workflow_id=workflow_id(),
+                limits=UsageLimits(cost=1.0),
+            )
+        )
+
+
 def test_a_durable_run_sends_a_rejected_answer_back_as_evaluate_does(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:

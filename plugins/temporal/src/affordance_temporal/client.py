@@ -76,8 +76,14 @@ async def start_run(
     by value — and return its handle. ``start_options`` go to ``Client.start_workflow``
     (``id_conflict_policy``, ``execution_timeout``, ``memo``...). A run that reaches one of its
     ``limits`` fails with a ``PromptEvaluationError`` of phase ``limits`` naming the limit (a
-    durable run is not resumed past a limit: start another with its ``messages``)."""
+    durable run is not resumed past a limit: start another with its ``messages``). A cost limit
+    is refused (``ValueError``): the workflow cannot price turns yet."""
     registry.prompt(prompt)  # an unknown name fails here, not in a worker
+    if limits is not None and limits.cost is not None:
+        raise ValueError(
+            "a durable run cannot hold a cost limit yet: its workflow cannot price turns "
+            "(genai-prices does not run in Temporal's sandbox); limit its tokens instead"
+        )
     run_input = RunInput(
         prompt=prompt_ref(prompt, params, visibility_overrides),
         messages=tuple(messages),

@@ -163,4 +163,5 @@ def _less(usage: Usage, before: Usage) -> Usage:
         usage.output_tokens - before.output_tokens,
         usage.cached_input_tokens - before.cached_input_tokens,
         usage.reasoning_tokens - before.reasoning_tokens,
+        None if usage.cost is None or before.cost is None else usage.cost - before.cost,
     )

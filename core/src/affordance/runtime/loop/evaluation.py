@@ -11,6 +11,7 @@ and every provider share it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
@@ -34,10 +35,11 @@ from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequ
 from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, retry_message
 from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
-from affordance.runtime.model.connection import Model
+from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.limits import Crossing, UsageLimits
 from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
+from affordance.runtime.model.prices import Prices
 from affordance.runtime.model.turn import (
     NO_USAGE,
     PAUSED,
@@ -114,6 +116,7 @@ class Evaluation(Generic[OutputT]):
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
         limits: UsageLimits | None = None,
+        prices: Prices | None = None,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -129,6 +132,7 @@ class Evaluation(Generic[OutputT]):
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
         self.limits = limits
+        self.prices = prices
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
@@ -169,6 +173,8 @@ class Evaluation(Generic[OutputT]):
             refuse_shared_ids(turn.tool_calls, self.prompt.name, self.adapter.connection.name)
         usage = turn.usage
         if usage is not NO_USAGE:
+            if self.prices is not None and usage.cost is None:
+                usage = self._priced(turn)
             self._last_input = usage.input_tokens
             if turn.provider is None and self._by_provider is None:
                 self.usage = self.usage + usage  # the common case: _count's first branch
@@ -201,6 +207,18 @@ class Evaluation(Generic[OutputT]):
                 return self._next_request()  # the provider paused its own turn: continue it
             return self._finish(turn)
         return self._take_calls(turn)
+
+    def _priced(self, turn: ProviderTurn) -> Usage:
+        """``turn``'s usage with its cost, from the run's prices (``None``: unknown)."""
+        prices = self.prices
+        assert prices is not None
+        connection = self.adapter.connection
+        cost = prices.cost(
+            turn.usage,
+            provider=turn.provider or connection.name,
+            model=turn.model or model_name_of(connection),
+        )
+        return dataclasses.replace(turn.usage, cost=cost)
 
     def _switched(self, turn: ProviderTurn) -> None:
         """Publish the switches a fallback made to answer ``turn``."""
@@ -440,13 +458,14 @@ class Evaluation(Generic[OutputT]):
         """Stop before the next request if it would cross a limit."""
         limits = self.limits
         assert limits is not None
-        requests, _, tokens_in, tokens_out, tokens = limits.caps
+        requests, _, tokens_in, tokens_out, tokens, cost = limits.caps
         usage, last = self.usage, self._last_input
         if (  # near a limit (a superset of crossing one): ask which, exactly
             self.turn >= requests
             or usage.input_tokens + last >= tokens_in
             or usage.output_tokens >= tokens_out
             or usage.input_tokens + usage.output_tokens + last >= tokens
+            or (usage.cost or 0.0) >= cost
         ):
             crossing = limits.before_request(self.turn, usage, last)
             if crossing is not None:
@@ -457,13 +476,14 @@ class Evaluation(Generic[OutputT]):
         crosses a limit."""
         limits = self.limits
         assert limits is not None
-        _, calls, tokens_in, tokens_out, tokens = limits.caps
+        _, calls, tokens_in, tokens_out, tokens, cost = limits.caps
         made, calling, usage = len(self.tool_results), len(turn.tool_calls), self.usage
         if (  # near a limit (a superset of crossing one): ask which, exactly
             made + calling > calls
             or usage.input_tokens > tokens_in
             or usage.output_tokens > tokens_out
             or usage.input_tokens + usage.output_tokens > tokens
+            or (usage.cost or 0.0) > cost
         ):
             crossing = limits.before_calls(made, calling, usage)
             if crossing is not None:

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
+from affordance.errors import PromptEvaluationError
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
@@ -28,7 +29,7 @@ from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
-from affordance.runtime.model.connection import Model
+from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
 from affordance.runtime.model.hosted_approvals import (
     HostedApproval,
@@ -39,10 +40,12 @@ from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
+from affordance.runtime.model.prices import GenaiPrices, Prices, PricesUnavailableError
 from affordance.runtime.model.turn import (
     ModelRequest,
     ProviderTurn,
     ToolChoice,
+    Usage,
     tool_choice_for_turn,
 )
 from affordance.runtime.record.confirmation import Confirmation
@@ -68,6 +71,8 @@ class Evaluator:
     mapping sent as is. ``"required"`` and a name force a call, so they apply to the first turn
     only and later turns use ``"auto"`` (otherwise the model could never answer).
     ``parallel_tool_calls=False`` asks for at most one call per turn where the provider allows it.
+    ``prices`` prices each turn's usage (``Usage.cost``); runs with a cost limit use
+    ``genai-prices`` when none is given.
     """
 
     name: ClassVar[str] = "provider"
@@ -82,6 +87,7 @@ class Evaluator:
         max_expansions: int = 4,
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
+        prices: Prices | None = None,
     ) -> None:
         if open_sections not in ("apply", "return"):
             raise ValueError(f"open_sections must be 'apply' or 'return', got {open_sections!r}")
@@ -103,6 +109,7 @@ class Evaluator:
         self.max_expansions = max_expansions
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
+        self.prices = prices
 
     # -- the model: its own, or the one it holds ---------------------------------------------
 
@@ -367,8 +374,11 @@ class Evaluator:
         streaming drivers turn them into stream events)."""
         if isinstance(deadline, (int, float)):
             deadline = Deadline.after(float(deadline), self.executor.clock)
+        prices = self._prices_for(limits, prompt.name)
         if resume is not None:
             stopped = stopped_evaluation(prompt, session, resume, confirmations)
+            if prices is not None:
+                stopped.prices = prices
             if bus is not None:
                 stopped.bus = bus
             if deadline is not None:
@@ -384,6 +394,8 @@ class Evaluator:
             suspended.observer = observer
             if limits is not None:
                 suspended.limits = limits
+            if prices is not None:
+                suspended.prices = prices
             return suspended, suspended.resume(confirmations)
         evaluation: Evaluation[OutputT] = Evaluation(
             prompt=prompt,
@@ -400,6 +412,35 @@ class Evaluator:
             tool_choice=self.tool_choice,
             parallel_tool_calls=self.parallel_tool_calls,
             limits=limits,
+            prices=prices,
         )
         evaluation.observer = observer
         return evaluation, evaluation.start()
+
+    def _prices_for(self, limits: UsageLimits | None, prompt_name: str) -> Prices | None:
+        """The prices a run uses: the runner's, else — for a cost limit — genai-prices'. A cost
+        limit on a model whose price is unknown is refused before anything is sent."""
+        prices = self.prices
+        if limits is None or limits.cost is None:
+            return prices
+        if prices is None:
+            try:
+                prices = self.prices = GenaiPrices()
+            except PricesUnavailableError as error:
+                raise PromptEvaluationError(
+                    f"UsageLimits(cost=...) needs prices: {error}",
+                    prompt_name=prompt_name,
+                    phase="limits",
+                ) from error
+        connection = self.connection
+        for model in getattr(connection, "models", (connection,)):  # a fallback's each
+            name = model_name_of(model)
+            if prices.cost(Usage(1, 1), provider=model.name, model=name) is None:
+                raise PromptEvaluationError(
+                    f"the price of model {name!r} on {model.name} is unknown, so a cost limit "
+                    "cannot be held; pass prices= that know it, or limit tokens instead",
+                    prompt_name=prompt_name,
+                    phase="limits",
+                    provider=model.name,
+                )
+        return prices

@@ -9,7 +9,8 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``deltas``: the pieces of a streamed turn and the :class:`TurnAssembler` joining them;
 - ``serializers``: the serializer roles of the provider contract (tools, results, output);
 - ``output``: structured output — the schema a model is asked to follow, parsing the answer;
-- ``limits``: :class:`UsageLimits`, how much one run may spend (requests, calls, tokens);
+- ``limits``: :class:`UsageLimits`, how much one run may spend (requests, calls, tokens, cost);
+- ``prices``: :class:`Prices`, what a turn's usage cost (:class:`GenaiPrices`: genai-prices);
 - ``hosted_outputs``: reading a response's hosted-tool outputs through their codecs, checked
   against the output types their kinds are registered with;
 - ``hosted_approvals``: reading the approvals a response's hosted tools wait for, and writing
@@ -18,7 +19,7 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
   the next.
 """
 
-from affordance.runtime.model.connection import Model
+from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import (
     Delta,
     DeltaError,
@@ -46,6 +47,7 @@ from affordance.runtime.model.messages import (
     UserMessage,
 )
 from affordance.runtime.model.output import output_name, output_schema, parse_output
+from affordance.runtime.model.prices import GenaiPrices, Prices, PricesUnavailableError
 from affordance.runtime.model.serializers import (
     Arguments,
     OutputFormat,
@@ -75,6 +77,7 @@ __all__ = [
     "Delta",
     "DeltaError",
     "FallbackModel",
+    "GenaiPrices",
     "HostedActivity",
     "Message",
     "Model",
@@ -82,6 +85,8 @@ __all__ = [
     "ModelSwitch",
     "OutputFormat",
     "OutputSerializer",
+    "Prices",
+    "PricesUnavailableError",
     "ProviderItem",
     "ProviderTurn",
     "RefusalPiece",
@@ -102,6 +107,7 @@ __all__ = [
     "UserMessage",
     "asent_whole",
     "deltas_of",
+    "model_name_of",
     "output_name",
     "output_schema",
     "parse_output",

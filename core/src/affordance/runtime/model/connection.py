@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from affordance.runtime.model.turn import ModelRequest, ProviderTurn
     from affordance.tools.hosted import HostedTool, HostedToolOutput
 
-__all__ = ["Model"]
+__all__ = ["Model", "model_name_of"]
 
 
 class Model(Protocol):
@@ -60,3 +60,13 @@ class Model(Protocol):
     ) -> Mapping[str, HostedToolOutput]:
         """Typed outputs of the hosted tools a response ran, by tool name."""
         ...
+
+
+def model_name_of(connection: object) -> str | None:
+    """The model name a connection sends: its ``model`` attribute, else its request settings'
+    (a ``WireModel``'s ``settings.model``); ``None`` when it has neither."""
+    name = getattr(connection, "model", None)
+    if isinstance(name, str):
+        return name
+    name = getattr(getattr(connection, "settings", None), "model", None)
+    return name if isinstance(name, str) else None

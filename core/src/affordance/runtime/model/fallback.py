@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affordance.errors import PromptEvaluationError
-from affordance.runtime.model.connection import Model
+from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import Delta, TurnEnd
 from affordance.runtime.model.messages import AssistantMessage, Message
 from affordance.runtime.model.turn import ModelRequest, ModelSwitch, ProviderTurn
@@ -94,7 +94,7 @@ class FallbackModel:
             raise TypeError(f"on must be a callable taking the error, got {on!r}")
         self.models: tuple[Model, ...] = models
         self.on: SwitchOn = on if on is not None else _transient
-        self._labels = tuple(model_label(model) for model in models)
+        self._labels = tuple(model_name_of(model) for model in models)
 
     # -- the Model protocol -----------------------------------------------------------------
 
@@ -331,16 +331,6 @@ class FallbackModel:
             provider=self.name,
             transient=last.transient,
         )
-
-
-def model_label(model: object) -> str | None:
-    """The model name a connection sends: its ``model`` attribute, else its request settings'
-    (a ``WireModel``'s ``settings.model``); ``None`` when it has neither."""
-    label = getattr(model, "model", None)
-    if isinstance(label, str):
-        return label
-    label = getattr(getattr(model, "settings", None), "model", None)
-    return label if isinstance(label, str) else None
 
 
 @dataclass(frozen=True, slots=True)

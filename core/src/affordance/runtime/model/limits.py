@@ -43,7 +43,9 @@ class UsageLimits:
     ``requests`` counts requests to the model (a paused turn's continuation and an output
     retry are requests too); ``tool_calls`` the calls the model made (each gets a result, run
     or refused); the token limits are the provider's reported counts, summed over the run
-    (``input_tokens`` includes cached input).
+    (``input_tokens`` includes cached input). ``cost`` bounds the run's price in US dollars:
+    the run prices each turn (the runner's ``prices``, else ``genai-prices``) and refuses to
+    start when a model's price is unknown, since it could not hold the limit.
     """
 
     requests: int | None = None
@@ -51,8 +53,9 @@ class UsageLimits:
     input_tokens: int | None = None
     output_tokens: int | None = None
     total_tokens: int | None = None
-    caps: tuple[int, int, int, int, int] = field(init=False, repr=False, compare=False)
-    """The five limits in field order, an unbounded one as ``sys.maxsize``: what the loop
+    cost: float | None = None
+    caps: tuple[int, int, int, int, int, float] = field(init=False, repr=False, compare=False)
+    """The six limits in field order, an unbounded one as ``sys.maxsize`` (``inf``): what the loop
     compares against inline, calling :meth:`before_request` or :meth:`before_calls` only near
     a limit (they say which one, and exactly)."""
 
@@ -65,16 +68,24 @@ class UsageLimits:
                 raise ValueError(
                     f"UsageLimits.{name} must be a non-negative int or None, got {value!r}"
                 )
-        unbounded = sys.maxsize
-        caps = tuple(
-            unbounded if value is None else value
-            for value in (
-                self.requests,
-                self.tool_calls,
-                self.input_tokens,
-                self.output_tokens,
-                self.total_tokens,
+        cost: object = self.cost
+        if cost is not None and (
+            isinstance(cost, bool) or not isinstance(cost, (int, float)) or not cost >= 0
+        ):
+            raise ValueError(
+                f"UsageLimits.cost must be a non-negative number or None, got {cost!r}"
             )
+
+        def cap(value: int | None) -> int:
+            return sys.maxsize if value is None else value
+
+        caps = (
+            cap(self.requests),
+            cap(self.tool_calls),
+            cap(self.input_tokens),
+            cap(self.output_tokens),
+            cap(self.total_tokens),
+            float("inf") if self.cost is None else float(self.cost),
         )
         object.__setattr__(self, "caps", caps)
 
@@ -85,7 +96,12 @@ class UsageLimits:
         requests = self.requests
         if requests is not None and sent >= requests:
             return Crossing("requests", requests, sent + 1)
-        if self.input_tokens is None and self.output_tokens is None and self.total_tokens is None:
+        if (
+            self.input_tokens is None
+            and self.output_tokens is None
+            and self.total_tokens is None
+            and self.cost is None
+        ):
             return None
         used_in, used_out = usage.input_tokens, usage.output_tokens
         limit = self.input_tokens
@@ -98,6 +114,8 @@ class UsageLimits:
         used = used_in + used_out
         if limit is not None and (used >= limit or used + last_input > limit):
             return Crossing("total_tokens", limit, used + last_input)
+        if self.cost is not None and usage.cost is not None and usage.cost >= self.cost:
+            return Crossing("cost", self.cost, usage.cost)
         return None
 
     def before_calls(self, made: int, calling: int, usage: Usage) -> Crossing | None:
@@ -106,7 +124,12 @@ class UsageLimits:
         tool_calls = self.tool_calls
         if tool_calls is not None and made + calling > tool_calls:
             return Crossing("tool_calls", tool_calls, made + calling)
-        if self.input_tokens is None and self.output_tokens is None and self.total_tokens is None:
+        if (
+            self.input_tokens is None
+            and self.output_tokens is None
+            and self.total_tokens is None
+            and self.cost is None
+        ):
             return None
         used_in, used_out = usage.input_tokens, usage.output_tokens
         limit = self.input_tokens
@@ -118,4 +141,6 @@ class UsageLimits:
         limit = self.total_tokens
         if limit is not None and used_in + used_out > limit:
             return Crossing("total_tokens", limit, used_in + used_out)
+        if self.cost is not None and usage.cost is not None and usage.cost > self.cost:
+            return Crossing("cost", self.cost, usage.cost)
         return None

@@ -49,12 +49,15 @@ class Usage:
 
     ``input_tokens`` counts every input token, cached ones included; ``cached_input_tokens`` is
     the part served from the provider's cache. ``output_tokens`` includes reasoning tokens.
+    ``cost`` is the price in US dollars when the run prices its turns (a runner's ``prices``,
+    or a cost limit) and every turn's price was known; ``None`` otherwise.
     """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cached_input_tokens: int = 0
     reasoning_tokens: int = 0
+    cost: float | None = None
 
     @property
     def total_tokens(self) -> int:
@@ -65,11 +68,13 @@ class Usage:
             return self
         if self is NO_USAGE:  # the first turn of a run
             return other
+        cost, more = self.cost, other.cost
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.cached_input_tokens + other.cached_input_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
+            None if cost is None or more is None else cost + more,  # one unknown: unknown
         )
 
 
