@@ -1,6 +1,7 @@
 """The run controls of the adapter contract: an answer that does not validate is asked again,
-retries that run out name every attempt, and a usage limit stops a run before its next request
-and resumes it — on the provider's own wire, the four ways of running.
+retries that run out name every attempt, a usage limit stops a run before its next request and
+resumes it, and a destructive call inside a prompt run as a tool pauses the outer run until one
+approval resumes both — on the provider's own wire, the four ways of running.
 
 :class:`RunControlContract` is a base of :class:`~affordance_testing.contract.AdapterContract`;
 it uses the same ``wire`` and ``make_adapter`` fixtures.
@@ -9,11 +10,24 @@ it uses the same ``wire`` and ``make_adapter`` fixtures.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 
-from affordance import OutputValidationError, UsageLimitExceeded, UsageLimits
-from affordance.adapters import ProviderTurn, Usage
+from affordance import (
+    MarkdownSection,
+    OutputValidationError,
+    PromptTemplate,
+    PromptTool,
+    Session,
+    Tool,
+    ToolResult,
+    UsageLimitExceeded,
+    UsageLimits,
+    approve,
+)
+from affordance.adapters import ProviderTurn, ToolCall, Usage
+from affordance_testing.contract_approvals import _Runner
 from affordance_testing.contract_fixtures import ContractWire, MakeAdapter
 from affordance_testing.contract_runs import Verdict, contract_prompt, lookup_call, run
 from affordance_testing.faults import MODES, Mode
@@ -88,3 +102,59 @@ class RunControlContract:
         requests = wire.requests()
         assert len(requests) == 2
         assert wire.tool_results(requests[1]) == [("call_1", False)]
+
+    @pytest.mark.parametrize("mode", MODES)
+    def test_a_destructive_call_in_a_prompt_tool_waits_and_one_approval_resumes_both(
+        self, wire: ContractWire, make_adapter: MakeAdapter, mode: Mode
+    ) -> None:
+        deleted: list[str] = []
+        prompt = _delegating_prompt(deleted)
+        wire.script(
+            ProviderTurn(
+                tool_calls=(ToolCall("call_outer", "clerk", json.dumps({"request": "clean"})),),
+                finish_reason="tool_calls",
+            ),
+            ProviderTurn(
+                tool_calls=(ToolCall("call_inner", "delete", json.dumps({"entity_id": "e1"})),),
+                finish_reason="tool_calls",
+            ),
+        )
+        session = Session()
+        with _Runner(make_adapter, mode) as runner:
+            waiting = runner.evaluate(prompt, session=session)
+            (pending,) = waiting.pending_confirmations
+            assert (pending.name, pending.arguments, deleted) == ("delete", {"entity_id": "e1"}, [])
+            assert pending.via is not None  # the outer call holding it
+            wire.script(ProviderTurn(text="Deleted e1."), ProviderTurn(text="All clean."))
+            done = runner.evaluate(
+                prompt, session=session, confirmations={pending.call_id: approve()}
+            )
+        assert (done.text, deleted) == ("All clean.", ["e1"])
+        (outer,) = done.tool_results
+        assert (outer.call.id, outer.result.value) == (pending.via, "Deleted e1.")
+        assert len(wire.requests()) == 4
+
+
+def _delegating_prompt(deleted: list[str]) -> PromptTemplate[None]:
+    """A prompt whose one tool is a prompt (``clerk``) with a destructive tool of its own."""
+
+    def delete(params: _EntityRef) -> ToolResult[str]:
+        deleted.append(params.entity_id)
+        return ToolResult.ok(f"deleted {params.entity_id}")
+
+    tool = Tool[_EntityRef, str](
+        name="delete", description="Delete an entity.", handler=delete, destructive=True
+    )
+    clerk: PromptTemplate[None] = PromptTemplate(
+        name="clerk", sections=[MarkdownSection(title="Role", template="Tidy up.", tools=[tool])]
+    )
+    outer = PromptTool(clerk, name="clerk", description="Hand a job to the clerk.")
+    return PromptTemplate(
+        name="delegating",
+        sections=[MarkdownSection(title="Task", template="Delegate.", tools=[outer])],
+    )
+
+
+@dataclass(frozen=True)
+class _EntityRef:
+    entity_id: str

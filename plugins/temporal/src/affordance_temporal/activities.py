@@ -169,6 +169,7 @@ class DurableActivities:
                 turn=call_input.turn,
                 call_id=call.id,
                 deadline=_deadline(call_input.deadline_at, self.executor),
+                asynchronous=True,  # an activity awaits its call on the worker's loop
             )
         async with heartbeating():
             outcome = await self.executor.arun(prepared, context)

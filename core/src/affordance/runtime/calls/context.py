@@ -41,9 +41,11 @@ class ToolContext:
     ``run_id``, ``turn`` and ``call_id`` correlate the call with logs and events.
 
     A handler that runs a nested evaluation adds what it spent with :meth:`add_usage`, so the
-    outer run's usage (and its limits) count it; ``nested_answers`` holds the caller's answers
-    when the call runs again after its nested run waited for them (see
-    ``affordance.runtime.calls.nested``).
+    outer run's usage (and its limits) count it, and evaluates with the API the outer run uses:
+    ``asynchronous`` says the run is awaited on an event loop (``aevaluate``/``astream``: use
+    ``await context.adapter.aevaluate``; a provider adapter given one kind of client has only
+    that kind). ``nested_answers`` holds the caller's answers when the call runs again after its
+    nested run waited for them (see ``affordance.runtime.calls.nested``).
     """
 
     prompt: PromptTemplate[Any]
@@ -56,6 +58,7 @@ class ToolContext:
     call_id: str = ""
     deadline: Deadline | None = None
     nested_answers: NestedAnswers | None = None
+    asynchronous: bool = False
 
     def add_usage(self, usage: Usage, provider: str) -> None:
         """Count ``usage``, spent by ``provider`` on work this call did (a nested run), in the

@@ -75,41 +75,32 @@ class _NestedRun:
         self.adapter = adapter
         self.takes_params = takes_params
 
-    def __call__(self, params: Any, *, context: ToolContext) -> ToolResult[Any]:
+    async def __call__(self, params: Any, *, context: ToolContext) -> ToolResult[Any]:
+        """Run the nested prompt with the API the outer run uses: awaited on its loop for
+        ``aevaluate``/``astream``; for ``evaluate``/``stream`` (which runs this coroutine on a
+        loop of its own), the plain ``evaluate``, so a runner with only a sync client works."""
         runner = self.adapter if self.adapter is not None else context.adapter
         answers = context.nested_answers
+        counted: Mapping[str, Usage] | None = None
+        options: dict[str, Any] = {"bus": context.event_bus, "deadline": context.deadline}
+        args: tuple[Any, ...] = ()
         if answers is not None:
             paused = answers.state
             if not isinstance(paused, _Paused):
                 raise TypeError("a prompt tool's nested answers must hold the run it paused")
-            response = runner.evaluate(
-                self.prompt,
-                session=paused.session,
-                bus=context.event_bus,
-                confirmations=answers.confirmations,
-                deadline=context.deadline,
-            )
-            return _nested_result(
-                response, context, provider=_provider_of(runner), counted=paused.counted
-            )
-        session = Session()
-        if self.takes_params:
-            response = runner.evaluate(
-                self.prompt,
-                params,
-                session=session,
-                bus=context.event_bus,
-                deadline=context.deadline,
-            )
+            options.update(session=paused.session, confirmations=answers.confirmations)
+            counted = paused.counted
         else:
-            response = runner.evaluate(
-                self.prompt,
-                session=session,
-                bus=context.event_bus,
-                messages=(UserMessage(params.request),),
-                deadline=context.deadline,
-            )
-        return _nested_result(response, context, provider=_provider_of(runner))
+            options["session"] = Session()
+            if self.takes_params:
+                args = (params,)
+            else:
+                options["messages"] = (UserMessage(params.request),)
+        if context.asynchronous:
+            response = await runner.aevaluate(self.prompt, *args, **options)
+        else:
+            response = runner.evaluate(self.prompt, *args, **options)
+        return _nested_result(response, context, provider=_provider_of(runner), counted=counted)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,7 @@ class Evaluation(Generic[OutputT]):
     _by_provider: dict[str, Usage] | None = None  # once another provider answered
     _rejected: tuple[OutputAttempt, ...] = ()  # the final answers not accepted, in order
     _stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
+    asynchronous = False  # awaited on an event loop (set by the runner for aevaluate, astream)
 
     def __init__(
         self,
@@ -298,7 +299,19 @@ class Evaluation(Generic[OutputT]):
         self.session.release(self)
         to_run = self._calls.answer(confirmations, self._emit)
         if to_run:
-            return RunCalls(to_run)
+            # the calls' contexts were built before the run waited: the runner and the kind of
+            # run resuming it are this one's
+            return RunCalls(
+                tuple(
+                    (
+                        prepared,
+                        dataclasses.replace(
+                            context, adapter=self.adapter, asynchronous=self.asynchronous
+                        ),
+                    )
+                    for prepared, context in to_run
+                )
+            )
         return self.on_outcomes(())
 
     def pending_call_ids(self) -> tuple[str, ...]:
@@ -561,6 +574,7 @@ class Evaluation(Generic[OutputT]):
             turn=self.turn,
             call_id=call_id,
             deadline=self.deadline,
+            asynchronous=self.asynchronous,
         )
 
     def _observed(self, event_type: type[Any]) -> bool:

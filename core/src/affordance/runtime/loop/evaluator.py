@@ -277,6 +277,7 @@ class Evaluator:
             max_turns,
             limits,
             resume,
+            asynchronous=True,
         )
         return await drive_async(evaluation, action, self.asend)
 
@@ -347,6 +348,7 @@ class Evaluator:
             limits,
             resume,
             observer=pending.append,
+            asynchronous=True,
         )
         resumed = confirmations is not None or resume is not None
         return AsyncEventStream(
@@ -367,6 +369,8 @@ class Evaluator:
         limits: UsageLimits | None,
         resume: str | None,
         observer: Callable[[object], None] | None = None,
+        *,
+        asynchronous: bool = False,
     ) -> tuple[Evaluation[OutputT], Action]:
         """A new evaluation and its first action, or a suspended one and its resumption.
 
@@ -384,6 +388,8 @@ class Evaluator:
             if deadline is not None:
                 stopped.deadline = deadline
             stopped.observer = observer
+            stopped.adapter = self  # the runner resuming it sends, and its calls reach it
+            stopped.asynchronous = asynchronous
             return stopped, stopped.resume_stopped(limits)
         if confirmations is not None:
             suspended = suspended_evaluation(prompt, session, confirmations)
@@ -392,6 +398,8 @@ class Evaluator:
             if deadline is not None:
                 suspended.deadline = deadline
             suspended.observer = observer
+            suspended.adapter = self  # the runner resuming it sends, and its calls reach it
+            suspended.asynchronous = asynchronous
             if limits is not None:
                 suspended.limits = limits
             if prices is not None:
@@ -415,6 +423,8 @@ class Evaluator:
             prices=prices,
         )
         evaluation.observer = observer
+        if asynchronous:
+            evaluation.asynchronous = True
         return evaluation, evaluation.start()
 
     def _prices_for(self, limits: UsageLimits | None, prompt_name: str) -> Prices | None:
