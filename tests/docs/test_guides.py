@@ -33,6 +33,9 @@ EXPECTED_OUTPUT = {
         'To view full content, call `open_sections` with key "policies".]',
         "pending: delete_order",
         "Answer(verdict='refund', order_id='A-1001')",
+        "stopped at requests",
+        "It has shipped.",
+        "Answered by the backup.",
     ],
     "docs/tutorial.md": [
         'To view full content, call `open_sections` with key "policies.returns".]',
