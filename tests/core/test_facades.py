@@ -30,6 +30,7 @@ FACADES = (
     "affordance.serde",
     "affordance.testing",
     "affordance.tools",
+    "affordance.transcript",
 )
 
 

@@ -170,7 +170,18 @@ __all__ = [
 
 # public subpackages and modules, reachable as attributes without an import of their own
 _SUBMODULES = frozenset(
-    {"adapters", "clock", "errors", "plugins", "prompt", "runtime", "serde", "testing", "tools"}
+    {
+        "adapters",
+        "clock",
+        "errors",
+        "plugins",
+        "prompt",
+        "runtime",
+        "serde",
+        "testing",
+        "tools",
+        "transcript",
+    }
 )
 
 _export, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

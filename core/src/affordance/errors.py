@@ -23,6 +23,8 @@ __all__ = [
     "RequestExtrasConflictError",
     "ToolError",
     "ToolValidationError",
+    "TranscriptError",
+    "TranscriptVersionError",
     "UnsupportedHostedConfigError",
 ]
 
@@ -227,3 +229,45 @@ class ToolError(AffordanceError):
             "retryable": self.retryable,
             "recover_action": self.recover_action,
         }
+
+
+class TranscriptError(AffordanceError, ValueError):
+    """A transcript that cannot be read or written in the transcript format
+    (``affordance.transcript``): not JSON, not that format, a field missing or of the wrong
+    type. ``path`` locates the problem (``("messages", 2, "tool_calls", 0, "arguments")``;
+    empty for the document as a whole), ``reason`` says what is wrong there."""
+
+    def __init__(self, reason: str, *, path: tuple[str | int, ...] = ()) -> None:
+        self.reason = reason
+        self.path = path
+        super().__init__(self._describe())
+
+    @property
+    def where(self) -> str:
+        """``path`` as it reads in the message: ``messages[2].tool_calls[0].arguments``."""
+        dotted = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path)
+        return dotted.lstrip(".")
+
+    def _describe(self) -> str:
+        return (
+            f"transcript at {self.where}: {self.reason}"
+            if self.path
+            else f"transcript: {self.reason}"
+        )
+
+
+class TranscriptVersionError(TranscriptError):
+    """A transcript written in a newer version of the format than this affordance reads:
+    ``found`` is its version, ``supported`` the newest one this affordance reads."""
+
+    def __init__(self, found: int, supported: int) -> None:
+        self.found = found
+        self.supported = supported
+        super().__init__(
+            f"format version {found} is newer than the newest this affordance reads, version "
+            f"{supported}; upgrade affordance to read it",
+            path=("version",),
+        )
+
+    def _describe(self) -> str:
+        return f"transcript: {self.reason}"

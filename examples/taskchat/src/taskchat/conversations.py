@@ -8,6 +8,12 @@ run (``durable.py``) waits in Temporal instead: its pending turn holds the workf
 calls, the results already reported and how many of the run's messages are stored; its
 transcript, too, ends with the model's turn that made the calls.
 
+Messages are stored in affordance's transcript format (``affordance.transcript``): each row of
+``conversation_messages`` holds a transcript of its one message, and the pending turn's settled
+results are a transcript too, so every stored message carries the format's version. Rows and
+pending turns written before that hold bare message objects, which are that format's version 1
+messages, and read as such.
+
 Writes check the conversation's ``revision``, so two requests racing on one conversation cannot
 both commit: the second gets :class:`ConversationConflictError`.
 """
@@ -23,9 +29,9 @@ from typing import Any
 from sqlalchemy import select, update
 
 from affordance.adapters import Message, ToolResultMessage
+from affordance.transcript import FORMAT, from_data, to_data
 from taskchat.database import ConversationRow, Database, MessageRow
 from taskchat.store import utc_now
-from taskchat.transcript import message_from_json, message_to_json
 
 __all__ = [
     "Conversation",
@@ -77,7 +83,7 @@ class PendingTurn:
                 {"call_id": c.call_id, "name": c.name, "arguments": dict(c.arguments)}
                 for c in self.calls
             ],
-            "settled": [message_to_json(m) for m in self.settled],
+            "settled": to_data(self.settled),
         }
         if self.durable:
             data["durable"] = True
@@ -88,7 +94,7 @@ class PendingTurn:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PendingTurn:
-        settled = tuple(message_from_json(m) for m in data.get("settled", ()))
+        settled = _stored_messages(data.get("settled", []))
         return cls(
             run_id=str(data["run_id"]),
             turn=int(data["turn"]),
@@ -133,7 +139,7 @@ class ConversationStore:
             return Conversation(
                 id=row.id,
                 revision=row.revision,
-                messages=tuple(message_from_json(p) for p in payloads),
+                messages=tuple(m for payload in payloads for m in _stored_messages(payload)),
                 pending=PendingTurn.from_json(row.pending) if row.pending is not None else None,
                 created_at=row.created_at,
             )
@@ -174,9 +180,7 @@ class ConversationStore:
                     raise ConversationConflictError(conversation.id)
             start = len(conversation.messages)
             session.add_all(
-                MessageRow(
-                    conversation_id=conversation.id, seq=start + i, payload=message_to_json(m)
-                )
+                MessageRow(conversation_id=conversation.id, seq=start + i, payload=to_data((m,)))
                 for i, m in enumerate(appended)
             )
         return Conversation(
@@ -186,3 +190,16 @@ class ConversationStore:
             pending=pending,
             created_at=conversation.created_at or now,
         )
+
+
+def _stored_messages(payload: Any) -> tuple[Message, ...]:
+    """The messages of a stored transcript: a row's payload, or a pending turn's ``settled``.
+
+    A bare message object (a row) or a list of them (``settled``), as written before taskchat
+    stored the transcript format, reads as version 1 of it, whose messages have that shape.
+    Anything unreadable is a ``TranscriptError``."""
+    if isinstance(payload, Mapping) and "format" not in payload:
+        payload = [payload]
+    if isinstance(payload, list):
+        payload = {"format": FORMAT, "version": 1, "messages": payload}
+    return from_data(payload)

@@ -1,22 +1,28 @@
 """What crosses the workflow boundary: small frozen envelopes, written and read with
-``affordance.serde`` (never pickle).
+``affordance.serde`` (never pickle), their transcripts in affordance's transcript format.
 
 Temporal stores every workflow input, activity input and result, update and query answer in
 the run's history as a payload; each one here is ``dump``-ed to JSON-like data before it is
 handed to Temporal and ``parse``-d back into its envelope on the other side, so the history
-holds plain JSON a person (or another language's worker) can read.
+holds plain JSON a person (or another language's worker) can read. An envelope's ``messages``
+(a transcript) is written with ``affordance.transcript`` instead: the versioned format a
+transcript is stored in everywhere, which keeps each call's arguments and each provider item
+exactly as the provider sent them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar, cast
 
 from affordance import PromptTemplate, SectionVisibility, UsageLimits
 from affordance.adapters import NO_USAGE, Message, ProviderTurn, ToolCall, Usage
 from affordance.prompt import SectionPath
-from affordance.serde import ParseError, dump, parse
+from affordance.serde import FieldError, ParseError, dump, parse
+from affordance.transcript import TranscriptError
+from affordance.transcript import from_data as transcript_from_data
+from affordance.transcript import to_data as transcript_to_data
 from affordance_temporal.errors import RegistryMismatchError
 from affordance_temporal.options import RunOptions
 
@@ -239,17 +245,51 @@ class RunResult:
 # -- data <-> envelopes ---------------------------------------------------------------------
 
 
+_WITH_TRANSCRIPT = (RunInput, ModelCall, RunStatus, RunResult)
+"""The envelopes holding a transcript (``messages``), written in the transcript format."""
+
+
 def to_data(envelope: object) -> dict[str, Any]:
-    """An envelope as JSON-like data, for Temporal's payload converter."""
-    data = dump(envelope)
+    """An envelope as JSON-like data, for Temporal's payload converter; its ``messages`` as
+    a transcript document (``affordance.transcript.to_data``)."""
+    if isinstance(envelope, _WITH_TRANSCRIPT):
+        data = dump(replace(envelope, messages=()))
+        data["messages"] = transcript_to_data(envelope.messages)
+    else:
+        data = dump(envelope)
     if not isinstance(data, dict):
         raise TypeError(f"{type(envelope).__qualname__} is not an envelope")
     return data
 
 
 def from_data(envelope_type: type[EnvelopeT], data: Any) -> EnvelopeT:
-    """Data back into its envelope; a shape that does not fit is a :class:`ParseError`."""
-    return parse(envelope_type, data)
+    """Data back into its envelope; a shape that does not fit is a :class:`ParseError` (a
+    transcript that does not read: one error at ``messages``, saying where in it)."""
+    if (
+        envelope_type not in _WITH_TRANSCRIPT
+        or not isinstance(data, Mapping)
+        or "messages" not in data
+    ):
+        return parse(envelope_type, data)
+    envelope = parse(envelope_type, {**data, "messages": []})  # the rest; the transcript next
+    try:
+        messages = _transcript(data["messages"])
+    except TranscriptError as error:
+        problem = FieldError(("messages", *error.path), error.reason)
+        raise ParseError([problem], type_name=envelope_type.__qualname__) from None
+    return cast(EnvelopeT, replace(cast(Any, envelope), messages=messages))
+
+
+def _transcript(data: Any) -> tuple[Message, ...]:
+    """A transcript document; a list is the shape written before the transcript format
+    (``serde``'s, each message by its fields), which the history of a run started before an
+    upgrade still holds."""
+    if isinstance(data, list):
+        try:
+            return parse(tuple[Message, ...], data)
+        except ParseError as error:
+            raise TranscriptError(str(error)) from None
+    return transcript_from_data(data)
 
 
 # -- prompts by reference ---------------------------------------------------------------------
