@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.section import SectionVisibility
     from affordance.prompt.template import PromptTemplate
+    from affordance.runtime.model.compaction import HistoryHook
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.messages import Message
     from affordance.runtime.record.confirmation import Confirmation
@@ -46,6 +47,7 @@ class Runner(Protocol):
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     async def aevaluate(
@@ -61,6 +63,7 @@ class Runner(Protocol):
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     def stream(
@@ -76,6 +79,7 @@ class Runner(Protocol):
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> EventStream: ...
 
     def astream(
@@ -91,4 +95,5 @@ class Runner(Protocol):
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> AsyncEventStream: ...

@@ -35,6 +35,7 @@ from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequ
 from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, retry_message
 from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
+from affordance.runtime.model.compaction import HistoryHook, compacted
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.limits import Crossing, UsageLimits
 from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
@@ -118,6 +119,7 @@ class Evaluation(Generic[OutputT]):
         parallel_tool_calls: bool | None = None,
         limits: UsageLimits | None = None,
         prices: Prices | None = None,
+        history: HistoryHook | None = None,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -134,6 +136,7 @@ class Evaluation(Generic[OutputT]):
         self.parallel_tool_calls = parallel_tool_calls
         self.limits = limits
         self.prices = prices
+        self.history = history
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
@@ -370,6 +373,8 @@ class Evaluation(Generic[OutputT]):
         else:
             instructions = None
             messages = (self._opening, *self._transcript)
+        if self.history is not None:
+            messages = compacted(self.history, messages, prompt_name=self.prompt.name)
         hosted = rendered.hosted_tools
         if hosted:
             hosted = self._allowed_hosted(hosted)
@@ -472,7 +477,8 @@ class Evaluation(Generic[OutputT]):
         limits = self.limits
         assert limits is not None
         requests, _, tokens_in, tokens_out, tokens, cost = limits.caps
-        usage, last = self.usage, self._last_input
+        # the next request reads at least what the last did, unless a history hook trims it
+        usage, last = self.usage, self._last_input if self.history is None else 0
         if (  # near a limit (a superset of crossing one): ask which, exactly
             self.turn >= requests
             or usage.input_tokens + last >= tokens_in

@@ -29,6 +29,7 @@ from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
+from affordance.runtime.model.compaction import HistoryHook
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
 from affordance.runtime.model.hosted_approvals import (
@@ -226,6 +227,7 @@ class Evaluator:
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> PromptResponse[OutputT]:
         """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
 
@@ -233,7 +235,8 @@ class Evaluator:
         evaluation that returned pending confirmations. ``limits`` bound what the run may
         spend (:class:`~affordance.runtime.model.limits.UsageLimits`); a run that reaches one
         raises ``UsageLimitExceeded`` and is resumed with ``resume=error.run_id``, its
-        session and higher ``limits``.
+        session and higher ``limits``. ``history`` shapes what each request carries of the
+        conversation (see ``affordance.runtime.model.compaction``).
         """
         evaluation, action = self._begin(
             prompt,
@@ -247,6 +250,7 @@ class Evaluator:
             max_turns,
             limits,
             resume,
+            history,
         )
         return drive(evaluation, action, self.send)
 
@@ -263,6 +267,7 @@ class Evaluator:
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> PromptResponse[OutputT]:
         """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
         evaluation, action = self._begin(
@@ -277,6 +282,7 @@ class Evaluator:
             max_turns,
             limits,
             resume,
+            history,
             asynchronous=True,
         )
         return await drive_async(evaluation, action, self.asend)
@@ -294,6 +300,7 @@ class Evaluator:
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> EventStream:
         """Evaluate ``prompt`` like :meth:`evaluate`, yielding events as they happen:
         ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
@@ -311,6 +318,7 @@ class Evaluator:
             max_turns,
             limits,
             resume,
+            history,
             observer=pending.append,
         )
         resumed = confirmations is not None or resume is not None
@@ -331,6 +339,7 @@ class Evaluator:
         max_turns: int | None = None,
         limits: UsageLimits | None = None,
         resume: str | None = None,
+        history: HistoryHook | None = None,
     ) -> AsyncEventStream:
         """The async form of :meth:`stream`:
         ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
@@ -347,6 +356,7 @@ class Evaluator:
             max_turns,
             limits,
             resume,
+            history,
             observer=pending.append,
             asynchronous=True,
         )
@@ -368,6 +378,7 @@ class Evaluator:
         max_turns: int | None,
         limits: UsageLimits | None,
         resume: str | None,
+        history: HistoryHook | None,
         observer: Callable[[object], None] | None = None,
         *,
         asynchronous: bool = False,
@@ -390,6 +401,8 @@ class Evaluator:
             stopped.observer = observer
             stopped.adapter = self  # the runner resuming it sends, and its calls reach it
             stopped.asynchronous = asynchronous
+            if history is not None:
+                stopped.history = history
             return stopped, stopped.resume_stopped(limits)
         if confirmations is not None:
             suspended = suspended_evaluation(prompt, session, confirmations)
@@ -400,6 +413,8 @@ class Evaluator:
             suspended.observer = observer
             suspended.adapter = self  # the runner resuming it sends, and its calls reach it
             suspended.asynchronous = asynchronous
+            if history is not None:
+                suspended.history = history
             if limits is not None:
                 suspended.limits = limits
             if prices is not None:
@@ -421,6 +436,7 @@ class Evaluator:
             parallel_tool_calls=self.parallel_tool_calls,
             limits=limits,
             prices=prices,
+            history=history,
         )
         evaluation.observer = observer
         if asynchronous:

@@ -8,6 +8,8 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``messages``: the provider-neutral transcript (:class:`ToolCall` and the three messages);
 - ``deltas``: the pieces of a streamed turn and the :class:`TurnAssembler` joining them;
 - ``serializers``: the serializer roles of the provider contract (tools, results, output);
+- ``compaction``: the ``history=`` hook — what a request carries of a long conversation,
+  checked to keep every call with its result;
 - ``output``: structured output — the schema a model is asked to follow, parsing the answer;
 - ``limits``: :class:`UsageLimits`, how much one run may spend (requests, calls, tokens, cost);
 - ``prices``: :class:`Prices`, what a turn's usage cost (:class:`GenaiPrices`: genai-prices);
@@ -19,6 +21,7 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
   the next.
 """
 
+from affordance.runtime.model.compaction import HistoryHook, compacted
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import (
     Delta,
@@ -78,6 +81,7 @@ __all__ = [
     "DeltaError",
     "FallbackModel",
     "GenaiPrices",
+    "HistoryHook",
     "HostedActivity",
     "Message",
     "Model",
@@ -106,6 +110,7 @@ __all__ = [
     "UsageLimits",
     "UserMessage",
     "asent_whole",
+    "compacted",
     "deltas_of",
     "model_name_of",
     "output_name",
