@@ -390,36 +390,29 @@ class Evaluator:
         if isinstance(deadline, (int, float)):
             deadline = Deadline.after(float(deadline), self.executor.clock)
         prices = self._prices_for(limits, prompt.name)
-        if resume is not None:
-            stopped = stopped_evaluation(prompt, session, resume, confirmations)
-            if prices is not None:
-                stopped.prices = prices
-            if bus is not None:
-                stopped.bus = bus
-            if deadline is not None:
-                stopped.deadline = deadline
-            stopped.observer = observer
-            stopped.adapter = self  # the runner resuming it sends, and its calls reach it
-            stopped.asynchronous = asynchronous
-            if history is not None:
-                stopped.history = history
-            return stopped, stopped.resume_stopped(limits)
-        if confirmations is not None:
-            suspended = suspended_evaluation(prompt, session, confirmations)
-            if bus is not None:
-                suspended.bus = bus
-            if deadline is not None:
-                suspended.deadline = deadline
-            suspended.observer = observer
-            suspended.adapter = self  # the runner resuming it sends, and its calls reach it
-            suspended.asynchronous = asynchronous
-            if history is not None:
-                suspended.history = history
+        if resume is not None or confirmations is not None:
+            if resume is not None:
+                run = stopped_evaluation(prompt, session, resume, confirmations)
+            else:
+                assert confirmations is not None
+                run = suspended_evaluation(prompt, session, confirmations)
+            run.adapter = self  # the runner resuming it sends, and its calls reach it
+            run.asynchronous = asynchronous
+            run.observer = observer
+            for name, value in (
+                ("bus", bus),
+                ("deadline", deadline),
+                ("history", history),
+                ("prices", prices),
+            ):
+                if value is not None:  # given now: it replaces what the run had
+                    setattr(run, name, value)
+            if resume is not None:
+                return run, run.resume_stopped(limits)
             if limits is not None:
-                suspended.limits = limits
-            if prices is not None:
-                suspended.prices = prices
-            return suspended, suspended.resume(confirmations)
+                run.limits = limits
+            assert confirmations is not None
+            return run, run.resume(confirmations)
         evaluation: Evaluation[OutputT] = Evaluation(
             prompt=prompt,
             params=params,

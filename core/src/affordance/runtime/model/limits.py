@@ -92,31 +92,11 @@ class UsageLimits:
     def before_request(self, sent: int, usage: Usage, last_input: int) -> Crossing | None:
         """The limit the next request would cross: ``sent`` requests so far, ``usage`` the
         run's, ``last_input`` the input tokens of the last request (the least the next reads).
-        """
+        A limit already reached counts: the next request can only spend more."""
         requests = self.requests
         if requests is not None and sent >= requests:
             return Crossing("requests", requests, sent + 1)
-        if (
-            self.input_tokens is None
-            and self.output_tokens is None
-            and self.total_tokens is None
-            and self.cost is None
-        ):
-            return None
-        used_in, used_out = usage.input_tokens, usage.output_tokens
-        limit = self.input_tokens
-        if limit is not None and (used_in >= limit or used_in + last_input > limit):
-            return Crossing("input_tokens", limit, used_in + last_input)
-        limit = self.output_tokens
-        if limit is not None and used_out >= limit:
-            return Crossing("output_tokens", limit, used_out)
-        limit = self.total_tokens
-        used = used_in + used_out
-        if limit is not None and (used >= limit or used + last_input > limit):
-            return Crossing("total_tokens", limit, used + last_input)
-        if self.cost is not None and usage.cost is not None and usage.cost >= self.cost:
-            return Crossing("cost", self.cost, usage.cost)
-        return None
+        return self._spending(usage, last_input, reached_counts=True)
 
     def before_calls(self, made: int, calling: int, usage: Usage) -> Crossing | None:
         """The limit running ``calling`` more calls (``made`` so far) would cross, or that the
@@ -124,23 +104,20 @@ class UsageLimits:
         tool_calls = self.tool_calls
         if tool_calls is not None and made + calling > tool_calls:
             return Crossing("tool_calls", tool_calls, made + calling)
-        if (
-            self.input_tokens is None
-            and self.output_tokens is None
-            and self.total_tokens is None
-            and self.cost is None
-        ):
-            return None
-        used_in, used_out = usage.input_tokens, usage.output_tokens
-        limit = self.input_tokens
-        if limit is not None and used_in > limit:
-            return Crossing("input_tokens", limit, used_in)
-        limit = self.output_tokens
-        if limit is not None and used_out > limit:
-            return Crossing("output_tokens", limit, used_out)
-        limit = self.total_tokens
-        if limit is not None and used_in + used_out > limit:
-            return Crossing("total_tokens", limit, used_in + used_out)
-        if self.cost is not None and usage.cost is not None and usage.cost > self.cost:
-            return Crossing("cost", self.cost, usage.cost)
+        return self._spending(usage, 0, reached_counts=False)
+
+    def _spending(self, usage: Usage, more_input: int, *, reached_counts: bool) -> Crossing | None:
+        """The token or cost limit ``usage`` crosses, with ``more_input`` input tokens still to
+        come; ``reached_counts``: being at a limit is crossing it."""
+        measures = (
+            ("input_tokens", self.input_tokens, usage.input_tokens, more_input),
+            ("output_tokens", self.output_tokens, usage.output_tokens, 0),
+            ("total_tokens", self.total_tokens, usage.total_tokens, more_input),
+            ("cost", self.cost, usage.cost, 0),
+        )
+        for name, limit, used, more in measures:
+            if limit is None or used is None:
+                continue
+            if used + more > limit or (reached_counts and used >= limit):
+                return Crossing(name, limit, used + more)
         return None
