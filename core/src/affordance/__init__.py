@@ -85,6 +85,10 @@ _EXPORTS: dict[str, str] = {
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "Conversation": "affordance.conversations.store",
+    "ConversationStore": "affordance.conversations.store",
+    "ConversationConflictError": "affordance.conversations.store",
+    "SQLiteConversationStore": "affordance.conversations.sqlite",
     "GenaiPrices": "affordance.runtime.model.prices",
     "FallbackAdapter": "affordance.runtime.loop.fallback_adapter",
     "PromptRequest": "affordance.runtime.calls.prompt_tool",
@@ -96,6 +100,9 @@ __all__ = [
     "AsyncEventStream",
     "Confirmation",
     "ConfirmationRequired",
+    "Conversation",
+    "ConversationConflictError",
+    "ConversationStore",
     "Evaluator",
     "EventBus",
     "EventStream",
@@ -134,6 +141,7 @@ __all__ = [
     "RetryPolicy",
     "RunFinished",
     "RunStarted",
+    "SQLiteConversationStore",
     "Section",
     "SectionPath",
     "SectionVisibility",
@@ -173,6 +181,7 @@ _SUBMODULES = frozenset(
     {
         "adapters",
         "clock",
+        "conversations",
         "errors",
         "plugins",
         "prompt",
@@ -195,6 +204,12 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from affordance.adapters.base import ProviderAdapter
+    from affordance.conversations.sqlite import SQLiteConversationStore
+    from affordance.conversations.store import (
+        Conversation,
+        ConversationConflictError,
+        ConversationStore,
+    )
     from affordance.errors import (
         OutputRejected,
         OutputValidationError,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.messages import Message
     from affordance.runtime.record.confirmation import Confirmation
+    from affordance.runtime.record.conversation import ConversationHandle
     from affordance.runtime.record.events import EventBus
     from affordance.runtime.record.response import PromptResponse
     from affordance.runtime.record.session import Session
@@ -48,6 +49,7 @@ class Runner(Protocol):
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     async def aevaluate(
@@ -64,6 +66,7 @@ class Runner(Protocol):
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> PromptResponse[OutputT]: ...
 
     def stream(
@@ -80,6 +83,7 @@ class Runner(Protocol):
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> EventStream: ...
 
     def astream(
@@ -96,4 +100,5 @@ class Runner(Protocol):
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> AsyncEventStream: ...

@@ -23,14 +23,18 @@ def drive(
 ) -> PromptResponse[OutputT]:
     """Run an evaluation to its end in this thread; tool calls of a turn run one by one."""
     executor = evaluation.executor
-    while True:
-        if isinstance(action, SendRequest):
-            action = evaluation.on_turn(send(action.request))
-        elif isinstance(action, RunCalls):
-            outcomes = [executor.run(prepared, context) for prepared, context in action.calls]
-            action = evaluation.on_outcomes(outcomes)
-        else:
-            return _response(action)
+    try:
+        while True:
+            if isinstance(action, SendRequest):
+                action = evaluation.on_turn(send(action.request))
+            elif isinstance(action, RunCalls):
+                outcomes = [executor.run(prepared, context) for prepared, context in action.calls]
+                action = evaluation.on_outcomes(outcomes)
+            else:
+                return _response(action)
+    finally:
+        if evaluation.conversation is not None:
+            evaluation.save_conversation()
 
 
 async def drive_async(
@@ -42,19 +46,23 @@ async def drive_async(
     import asyncio
 
     executor = evaluation.executor
-    while True:
-        if isinstance(action, SendRequest):
-            action = evaluation.on_turn(await send(action.request))
-        elif isinstance(action, RunCalls):
-            calls = action.calls
-            outcomes: list[CallOutcome]
-            if len(calls) == 1:
-                outcomes = [await executor.arun(*calls[0])]
+    try:
+        while True:
+            if isinstance(action, SendRequest):
+                action = evaluation.on_turn(await send(action.request))
+            elif isinstance(action, RunCalls):
+                calls = action.calls
+                outcomes: list[CallOutcome]
+                if len(calls) == 1:
+                    outcomes = [await executor.arun(*calls[0])]
+                else:
+                    outcomes = list(await asyncio.gather(*(executor.arun(p, c) for p, c in calls)))
+                action = evaluation.on_outcomes(outcomes)
             else:
-                outcomes = list(await asyncio.gather(*(executor.arun(p, c) for p, c in calls)))
-            action = evaluation.on_outcomes(outcomes)
-        else:
-            return _response(action)
+                return _response(action)
+    finally:
+        if evaluation.conversation is not None:  # a short write: kept on the loop, so a
+            evaluation.save_conversation()  # cancelled run still saves what is whole
 
 
 def _response(action: Finished[Any]) -> PromptResponse[Any]:

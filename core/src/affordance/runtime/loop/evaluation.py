@@ -38,7 +38,12 @@ from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
 from affordance.runtime.model.compaction import HistoryHook, compacted
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.limits import Crossing, UsageLimits
-from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
+from affordance.runtime.model.messages import (
+    AssistantMessage,
+    Message,
+    ToolResultMessage,
+    UserMessage,
+)
 from affordance.runtime.model.output import output_name, output_schema
 from affordance.runtime.model.prices import Prices
 from affordance.runtime.model.turn import (
@@ -55,6 +60,7 @@ from affordance.runtime.record.confirmation import (
     PendingConfirmation,
     answer_problems,
 )
+from affordance.runtime.record.conversation import ConversationHandle
 from affordance.runtime.record.events import (
     EventBus,
     ModelSwitched,
@@ -99,6 +105,10 @@ class Evaluation(Generic[OutputT]):
     _rejected: tuple[OutputAttempt, ...] = ()  # the final answers not accepted, in order
     _stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
     asynchronous = False  # awaited on an event loop (set by the runner for aevaluate, astream)
+    conversation: ConversationHandle | None = None  # where the run's messages are appended
+    _conversation_length = 0  # the conversation's length when the run last loaded or appended
+    _unsaved_caller: tuple[Message, ...] = ()  # the caller's messages, until first appended
+    _saved = 0  # how much of the transcript the conversation holds
 
     def __init__(
         self,
@@ -469,6 +479,45 @@ class Evaluation(Generic[OutputT]):
         self._emit(OutputRetried(self.prompt.name, self.run_id, self.turn, attempts, problems))
         self._transcript.append(UserMessage(retry_message(self.prompt, problems)))
         return self._next_request()
+
+    # -- the conversation --------------------------------------------------------------------
+
+    def keep_in(self, conversation: ConversationHandle, history_length: int) -> None:
+        """Append this run's messages to ``conversation``, which held ``history_length``
+        messages when the run loaded them: the caller's own messages, then the transcript."""
+        self.conversation = conversation
+        self._conversation_length = history_length
+        # the caller's messages after the history; with none at all, the rendered prompt is the
+        # first message sent, and so the conversation's
+        caller = self._caller_messages[history_length:]
+        self._unsaved_caller = caller if self._caller_messages else (self._opening,)
+
+    def save_conversation(self) -> None:
+        """Append to the conversation what the run added and it does not hold yet, up to where
+        the transcript is whole (every call with its result; a turn still waiting for hosted
+        approvals is left for the resumed run, which changes it): called by the drivers
+        whenever the run returns, waits, stops or is left, so each message lands once."""
+        conversation = self.conversation
+        if conversation is None:
+            return
+        transcript = self._transcript
+        whole, open_calls = self._saved, set()
+        for index in range(self._saved, len(transcript)):
+            message = transcript[index]
+            if isinstance(message, AssistantMessage):
+                open_calls = {call.id for call in message.tool_calls}
+            elif isinstance(message, ToolResultMessage):
+                open_calls.discard(message.call_id)
+            if not open_calls:
+                whole = index + 1
+        if self._hosted and whole == len(transcript) and whole > self._saved:
+            whole -= 1  # the turn waiting for hosted approvals gets their answers on resume
+        new = (*self._unsaved_caller, *transcript[self._saved : whole])
+        if not new:
+            return
+        self._conversation_length = conversation.append(new, expected=self._conversation_length)
+        self._unsaved_caller = ()
+        self._saved = whole
 
     # -- limits ----------------------------------------------------------------------------
 

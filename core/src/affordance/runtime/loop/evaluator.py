@@ -50,6 +50,7 @@ from affordance.runtime.model.turn import (
     tool_choice_for_turn,
 )
 from affordance.runtime.record.confirmation import Confirmation
+from affordance.runtime.record.conversation import ConversationHandle
 from affordance.runtime.record.events import EventBus
 from affordance.runtime.record.response import PromptResponse
 from affordance.runtime.record.session import Session
@@ -228,6 +229,7 @@ class Evaluator:
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> PromptResponse[OutputT]:
         """Evaluate ``prompt`` to a final answer, running tools as the model calls them.
 
@@ -236,7 +238,9 @@ class Evaluator:
         spend (:class:`~affordance.runtime.model.limits.UsageLimits`); a run that reaches one
         raises ``UsageLimitExceeded`` and is resumed with ``resume=error.run_id``, its
         session and higher ``limits``. ``history`` shapes what each request carries of the
-        conversation (see ``affordance.runtime.model.compaction``).
+        conversation (see ``affordance.runtime.model.compaction``). ``conversation``
+        (``affordance.conversations``) loads the history before ``messages`` and appends the
+        run's new messages to it, each once.
         """
         evaluation, action = self._begin(
             prompt,
@@ -251,6 +255,7 @@ class Evaluator:
             limits,
             resume,
             history,
+            conversation,
         )
         return drive(evaluation, action, self.send)
 
@@ -268,6 +273,7 @@ class Evaluator:
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> PromptResponse[OutputT]:
         """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
         evaluation, action = self._begin(
@@ -283,6 +289,7 @@ class Evaluator:
             limits,
             resume,
             history,
+            conversation,
             asynchronous=True,
         )
         return await drive_async(evaluation, action, self.asend)
@@ -301,6 +308,7 @@ class Evaluator:
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> EventStream:
         """Evaluate ``prompt`` like :meth:`evaluate`, yielding events as they happen:
         ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
@@ -319,6 +327,7 @@ class Evaluator:
             limits,
             resume,
             history,
+            conversation,
             observer=pending.append,
         )
         resumed = confirmations is not None or resume is not None
@@ -340,6 +349,7 @@ class Evaluator:
         limits: UsageLimits | None = None,
         resume: str | None = None,
         history: HistoryHook | None = None,
+        conversation: ConversationHandle | None = None,
     ) -> AsyncEventStream:
         """The async form of :meth:`stream`:
         ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
@@ -357,6 +367,7 @@ class Evaluator:
             limits,
             resume,
             history,
+            conversation,
             observer=pending.append,
             asynchronous=True,
         )
@@ -379,6 +390,7 @@ class Evaluator:
         limits: UsageLimits | None,
         resume: str | None,
         history: HistoryHook | None,
+        conversation: ConversationHandle | None,
         observer: Callable[[object], None] | None = None,
         *,
         asynchronous: bool = False,
@@ -404,6 +416,7 @@ class Evaluator:
                 ("deadline", deadline),
                 ("history", history),
                 ("prices", prices),
+                ("conversation", conversation),  # another handle on the same conversation
             ):
                 if value is not None:  # given now: it replaces what the run had
                     setattr(run, name, value)
@@ -413,6 +426,10 @@ class Evaluator:
                 run.limits = limits
             assert confirmations is not None
             return run, run.resume(confirmations)
+        loaded: tuple[Message, ...] = ()
+        if conversation is not None:
+            loaded = conversation.load()
+            messages = (*loaded, *messages)
         evaluation: Evaluation[OutputT] = Evaluation(
             prompt=prompt,
             params=params,
@@ -434,6 +451,8 @@ class Evaluator:
         evaluation.observer = observer
         if asynchronous:
             evaluation.asynchronous = True
+        if conversation is not None:
+            evaluation.keep_in(conversation, len(loaded))
         return evaluation, evaluation.start()
 
     def _prices_for(self, limits: UsageLimits | None, prompt_name: str) -> Prices | None:

@@ -158,6 +158,8 @@ def stream_sync(
             yield from translate.loop_events()
     finally:
         evaluation.observer = None
+        if evaluation.conversation is not None:  # also when the consumer left early
+            evaluation.save_conversation()
 
 
 async def stream_async(
@@ -220,6 +222,8 @@ async def stream_async(
                 yield event
     finally:
         evaluation.observer = None
+        if evaluation.conversation is not None:  # also when the consumer left early
+            evaluation.save_conversation()
 
 
 def _response(action: Finished[Any]) -> PromptResponse[Any]:

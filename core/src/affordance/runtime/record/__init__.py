@@ -9,6 +9,7 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
 - ``confirmation``: the caller's ``approve()``/``deny()`` answers and the calls waiting for them;
 - ``stream_events`` and ``streams``: the events of a streamed run and the :class:`EventStream`
   and :class:`AsyncEventStream` that ``stream()`` and ``astream()`` return;
+- ``conversation``: :class:`ConversationHandle`, what a run needs of its ``conversation=``;
 - ``usage_limit``: :class:`UsageLimitExceeded`, a run stopped at a usage limit (kept in its
   session to be resumed);
 - ``log_context``: correlation fields for every record the library logs.
@@ -22,6 +23,7 @@ from affordance.runtime.record.confirmation import (
     deny,
     is_declined,
 )
+from affordance.runtime.record.conversation import ConversationHandle
 from affordance.runtime.record.events import (
     ConfirmationRequested,
     ConfirmationResolved,
@@ -65,6 +67,7 @@ __all__ = [
     "ConfirmationRequested",
     "ConfirmationRequired",
     "ConfirmationResolved",
+    "ConversationHandle",
     "EventBus",
     "EventStream",
     "HostedToolActivity",
