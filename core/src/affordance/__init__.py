@@ -85,6 +85,8 @@ _EXPORTS: dict[str, str] = {
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "keep_last_turns": "affordance.runtime.model.compaction",
+    "drop_tool_results_older_than": "affordance.runtime.model.compaction",
     "Conversation": "affordance.conversations.store",
     "ConversationStore": "affordance.conversations.store",
     "ConversationConflictError": "affordance.conversations.store",
@@ -169,7 +171,9 @@ __all__ = [
     "approve",
     "declined_result",
     "deny",
+    "drop_tool_results_older_than",
     "is_declined",
+    "keep_last_turns",
     "log_context",
     "open_sections_tool",
     "tool",
@@ -238,6 +242,10 @@ if TYPE_CHECKING:
     from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
     from affordance.runtime.loop.evaluator import Evaluator
     from affordance.runtime.loop.fallback_adapter import FallbackAdapter
+    from affordance.runtime.model.compaction import (
+        drop_tool_results_older_than,
+        keep_last_turns,
+    )
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.prices import GenaiPrices
     from affordance.runtime.record.confirmation import (

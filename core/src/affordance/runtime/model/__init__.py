@@ -21,7 +21,13 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
   the next.
 """
 
-from affordance.runtime.model.compaction import HistoryHook, compacted
+from affordance.runtime.model.compaction import (
+    DROPPED_RESULT,
+    HistoryHook,
+    compacted,
+    drop_tool_results_older_than,
+    keep_last_turns,
+)
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import (
     Delta,
@@ -72,6 +78,7 @@ from affordance.runtime.model.turn import (
 )
 
 __all__ = [
+    "DROPPED_RESULT",
     "NO_USAGE",
     "PAUSED",
     "TOOL_CHOICE_KEYWORDS",
@@ -112,6 +119,8 @@ __all__ = [
     "asent_whole",
     "compacted",
     "deltas_of",
+    "drop_tool_results_older_than",
+    "keep_last_turns",
     "model_name_of",
     "output_name",
     "output_schema",

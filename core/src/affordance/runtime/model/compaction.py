@@ -7,6 +7,9 @@ changed: the hook only shapes what the model sees. What comes back is checked be
 is sent, since a provider refuses a tool result without its call (or a call without its
 result) with a 400 that names neither: it must be a non-empty sequence of messages in which
 every tool call and every tool result keep each other.
+
+Two hooks are built in: :func:`keep_last_turns` (the last ``n`` user turns) and
+:func:`drop_tool_results_older_than` (every message kept, old results' content dropped).
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from affordance.runtime.model.messages import (
     UserMessage,
 )
 
-__all__ = ["HistoryHook", "compacted"]
+__all__ = [
+    "DROPPED_RESULT",
+    "HistoryHook",
+    "compacted",
+    "drop_tool_results_older_than",
+    "keep_last_turns",
+]
 
 HistoryHook = Callable[[tuple[Message, ...]], Sequence[Message]]
 """Takes the messages a request would carry; returns the ones to send."""
@@ -71,3 +80,61 @@ def compacted(
 
 def _name(hook: object) -> str:
     return getattr(hook, "__qualname__", None) or type(hook).__qualname__
+
+
+# -- built-in hooks ----------------------------------------------------------------------------
+
+DROPPED_RESULT = "[this tool result was dropped from the conversation to save space]"
+"""What :func:`drop_tool_results_older_than` leaves of an old result, for the model to read."""
+
+
+def keep_last_turns(n: int) -> HistoryHook:
+    """A hook sending only the last ``n`` user turns: a turn is a user message and everything
+    after it up to the next one (the model's answers, its calls and their results), so what is
+    sent starts with a user message and never parts a call from its result. Messages before
+    the first user message go with the oldest turn. Fewer than ``n`` turns: sent whole."""
+    given: object = n  # callers are not always type-checked
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise ValueError(f"keep_last_turns needs a positive number of turns, got {n!r}")
+
+    def keep(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        starts = [i for i, message in enumerate(messages) if isinstance(message, UserMessage)]
+        if len(starts) <= n:
+            return messages
+        return messages[starts[-n] :]
+
+    keep.__qualname__ = f"keep_last_turns({n})"
+    return keep
+
+
+def drop_tool_results_older_than(n: int) -> HistoryHook:
+    """A hook that keeps every message but empties the tool results answering calls made
+    before the model's last ``n`` answers (:data:`DROPPED_RESULT` stands in their content):
+    each call keeps its result, so the pairing providers check holds; only its bulk goes."""
+    given: object = n  # callers are not always type-checked
+    if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        raise ValueError(f"drop_tool_results_older_than needs 0 or more answers, got {n!r}")
+
+    def drop(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        answers = [i for i, message in enumerate(messages) if isinstance(message, AssistantMessage)]
+        if len(answers) <= n:
+            return messages
+        recent = answers[-n] if n else len(messages)  # results after this index are kept
+        if not any(
+            isinstance(message, ToolResultMessage) and message.content != DROPPED_RESULT
+            for message in messages[:recent]
+        ):
+            return messages
+        return tuple(
+            _dropped(message)
+            if index < recent and isinstance(message, ToolResultMessage)
+            else message
+            for index, message in enumerate(messages)
+        )
+
+    drop.__qualname__ = f"drop_tool_results_older_than({n})"
+    return drop
+
+
+def _dropped(message: ToolResultMessage) -> ToolResultMessage:
+    return ToolResultMessage(message.call_id, message.name, DROPPED_RESULT, message.is_error)
