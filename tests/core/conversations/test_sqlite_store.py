@@ -12,26 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conversation_contract import CHECKS, TURN
 
-from affordance.adapters import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from affordance.adapters import UserMessage
 from affordance.conversations import (
-    Conversation,
-    ConversationConflictError,
     SQLiteConversationStore,
 )
 from affordance.errors import TranscriptError
-
-TURN = (
-    UserMessage("Where is A-1001?"),
-    AssistantMessage(
-        None,
-        (ToolCall("call_1", "lookup", '{"order_id": "A-1001"}'),),
-        ({"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAA"},),
-        "openai",
-    ),
-    ToolResultMessage("call_1", "lookup", "shipped"),
-    AssistantMessage("It has shipped."),
-)
 
 
 @pytest.fixture(params=["file", "memory"])
@@ -42,44 +29,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SQLiteConv
     made.close()
 
 
-def test_a_conversation_reloads_equal_to_what_was_appended(store):
-    assert store.load("c1") == ()
-    assert store.append("c1", TURN[:2]) == 2
-    assert store.append("c1", TURN[2:], expected=2) == 4
-    assert store.load("c1") == TURN
-    assert store.load("other") == ()
-
-
-def test_the_handle_loads_and_appends_its_conversation(store):
-    chat = store.conversation("c1")
-    assert chat == Conversation(store, "c1")
-    chat.append(TURN[:1])
-    assert chat.load() == TURN[:1]
-
-
-def test_a_writer_that_read_an_older_length_gets_a_conflict_and_appends_nothing(store):
-    store.append("c1", TURN[:1])
-    with pytest.raises(ConversationConflictError) as conflict:
-        store.append("c1", TURN[1:], expected=0)
-    assert (conflict.value.expected, conflict.value.found) == (0, 1)
-    assert store.load("c1") == TURN[:1]
-
-
-def test_list_shows_the_most_recently_appended_first_and_delete_forgets(store):
-    store.append("a", TURN[:1])
-    store.append("b", TURN[:1])
-    store.append("a", TURN[1:2])
-    assert store.list() == ("a", "b")
-    store.delete("a")
-    assert (store.list(), store.load("a")) == (("b",), ())
-    store.delete("never")  # nothing to forget: no error
-
-
-def test_what_the_format_cannot_hold_is_refused_before_anything_is_stored(store):
-    bad = AssistantMessage(None, (), ({"value": float("nan")},))
-    with pytest.raises(TranscriptError):
-        store.append("c1", (TURN[0], bad))
-    assert store.load("c1") == ()
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+def test_the_store_keeps_the_contract(store, check):
+    check(store)
 
 
 def test_a_stored_message_that_does_not_read_is_an_error_naming_it(tmp_path):

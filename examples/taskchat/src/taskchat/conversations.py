@@ -94,7 +94,7 @@ class PendingTurn:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PendingTurn:
-        settled = _stored_messages(data.get("settled", []))
+        settled = stored_messages(data.get("settled", []))
         return cls(
             run_id=str(data["run_id"]),
             turn=int(data["turn"]),
@@ -139,7 +139,7 @@ class ConversationStore:
             return Conversation(
                 id=row.id,
                 revision=row.revision,
-                messages=tuple(m for payload in payloads for m in _stored_messages(payload)),
+                messages=tuple(m for payload in payloads for m in stored_messages(payload)),
                 pending=PendingTurn.from_json(row.pending) if row.pending is not None else None,
                 created_at=row.created_at,
             )
@@ -192,7 +192,7 @@ class ConversationStore:
         )
 
 
-def _stored_messages(payload: Any) -> tuple[Message, ...]:
+def stored_messages(payload: Any) -> tuple[Message, ...]:
     """The messages of a stored transcript: a row's payload, or a pending turn's ``settled``.
 
     A bare message object (a row) or a list of them (``settled``), as written before taskchat
