@@ -36,6 +36,7 @@ EXPECTED_OUTPUT = {
         "stopped at requests",
         "It has shipped.",
         "Answered by the backup.",
+        "stored: 4",
     ],
     "docs/tutorial.md": [
         'To view full content, call `open_sections` with key "policies.returns".]',
