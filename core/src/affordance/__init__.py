@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "OutputRetried": "affordance.runtime.record.events",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "ToolCallAudit": "affordance.runtime.calls.audit",
     "keep_last_turns": "affordance.runtime.model.compaction",
     "drop_tool_results_older_than": "affordance.runtime.model.compaction",
     "Conversation": "affordance.conversations.store",
@@ -152,6 +153,7 @@ __all__ = [
     "TextDelta",
     "Tool",
     "ToolCallArgumentsDelta",
+    "ToolCallAudit",
     "ToolCallFinished",
     "ToolCallStarted",
     "ToolContext",
@@ -236,6 +238,7 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
     from affordance.prompt.template import Prompt, PromptTemplate
+    from affordance.runtime.calls.audit import ToolCallAudit
     from affordance.runtime.calls.context import ToolContext, ToolHandler
     from affordance.runtime.calls.executor import ToolExecutor
     from affordance.runtime.calls.policy import AllowList

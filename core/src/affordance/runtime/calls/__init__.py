@@ -14,9 +14,11 @@ calls of a turn run, wait for confirmation or are skipped is the loop's.
 - ``failures``: the failed results the model reads, and :class:`ToolErrorInfo`;
 - ``nested``: what a call running a nested evaluation hands its run when a call inside waits
   for confirmation (:class:`NestedWaiting`, :class:`NestedAnswers`);
-- ``prompt_tool``: :func:`PromptTool`, a prompt the model calls as a tool.
+- ``prompt_tool``: :func:`PromptTool`, a prompt the model calls as a tool;
+- ``audit``: :class:`ToolCallAudit`, every call's metadata-only record as a JSON line in a file.
 """
 
+from affordance.runtime.calls.audit import ToolCallAudit
 from affordance.runtime.calls.cache import ResultCache
 from affordance.runtime.calls.context import ToolContext, ToolHandler
 from affordance.runtime.calls.executor import MAX_ARGUMENTS_SIZE, ToolExecutor
@@ -39,6 +41,7 @@ __all__ = [
     "PromptTool",
     "ResultCache",
     "Runner",
+    "ToolCallAudit",
     "ToolContext",
     "ToolErrorInfo",
     "ToolExecutor",
