@@ -15,6 +15,7 @@ The runtime's top room; it uses the other three and nothing uses it.
   run a usage limit stopped;
 - ``evaluator``: :class:`Evaluator`, the runner — the evaluate and stream API over the loop,
   holding one model connection;
+- ``chain``: :class:`ChainModel`, tool chaining — steps run through the loop as a model's calls;
 - ``fallback_adapter``: :class:`FallbackAdapter`, a runner whose requests fall back to other
   runners' models when one fails.
 """

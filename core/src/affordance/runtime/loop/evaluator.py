@@ -25,6 +25,7 @@ from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.executor import ToolExecutor
 from affordance.runtime.loop.actions import Action
+from affordance.runtime.loop.chain import ChainModel
 from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
@@ -374,6 +375,70 @@ class Evaluator:
         resumed = confirmations is not None or resume is not None
         return AsyncEventStream(
             stream_async(evaluation, action, self.asend_stream, pending, resumed=resumed)
+        )
+
+    # -- tool chaining (seed 004) -----------------------------------------------------------
+
+    def run_chain(
+        self,
+        prompt: PromptTemplate[Any],
+        steps: Sequence[Mapping[str, Any]],
+        *params: Any,
+        context: Mapping[str, Any] | None = None,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+    ) -> PromptResponse[Any]:
+        """Run ``steps`` (``[{"tool": name, "args": {...}}, ...]``, ``"$name"`` referring to
+        ``context`` and earlier outputs) against the tools ``prompt`` exposes, through this
+        runner's executor, one after another; the first failed step stops the chain. A
+        destructive step waits for confirmation like a model's call: pass ``session`` and
+        ``confirmations`` (with the same steps) to go on. See ``affordance.runtime.loop.chain``.
+        ``response.tool_results`` has one result per step run; ``finish_reason`` is
+        ``"chain_complete"`` or ``"chain_stopped"``."""
+        chain = Evaluator(
+            ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
+        )
+        return chain.evaluate(
+            prompt,
+            *params,
+            session=session,
+            bus=bus,
+            confirmations=confirmations,
+            deadline=deadline,
+        )
+
+    async def arun_chain(
+        self,
+        prompt: PromptTemplate[Any],
+        steps: Sequence[Mapping[str, Any]],
+        *params: Any,
+        context: Mapping[str, Any] | None = None,
+        session: Session | None = None,
+        bus: EventBus | None = None,
+        confirmations: Mapping[str, Confirmation] | None = None,
+        deadline: Deadline | float | None = None,
+    ) -> PromptResponse[Any]:
+        """The async form of :meth:`run_chain`: async handlers are awaited on this loop."""
+        chain = Evaluator(
+            ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
+        )
+        return await chain.aevaluate(
+            prompt,
+            *params,
+            session=session,
+            bus=bus,
+            confirmations=confirmations,
+            deadline=deadline,
+        )
+
+    def _chain(
+        self, steps: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None
+    ) -> Evaluator:
+        """A runner whose model answers with ``steps``, on this runner's executor."""
+        return Evaluator(
+            ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
         )
 
     def _begin(
