@@ -10,6 +10,7 @@ The runtime's top room; it uses the other three and nothing uses it.
 - ``actions``: what the state machine asks its driver to do (:class:`SendRequest`,
   :class:`RunCalls`, :class:`Finished`);
 - ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;
+- ``usage_split``: a run's usage priced and split by provider, and a fallback's switch events;
 - ``answers``: reading a final answer — parsed, validated, or sent back with its problems;
 - ``resumption``: finding the suspended evaluation the caller's confirmations answer, or the
   run a usage limit stopped;

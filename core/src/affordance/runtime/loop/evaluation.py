@@ -35,13 +35,13 @@ from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequ
 from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, retry_message
 from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
+from affordance.runtime.loop.usage_split import added, priced, split, switch_events
 from affordance.runtime.model.compaction import HistoryHook, compacted
-from affordance.runtime.model.connection import Model, model_name_of
+from affordance.runtime.model.connection import Model
 from affordance.runtime.model.limits import Crossing, UsageLimits
 from affordance.runtime.model.messages import (
     AssistantMessage,
     Message,
-    ToolResultMessage,
     UserMessage,
 )
 from affordance.runtime.model.output import output_name, output_schema
@@ -60,10 +60,9 @@ from affordance.runtime.record.confirmation import (
     PendingConfirmation,
     answer_problems,
 )
-from affordance.runtime.record.conversation import ConversationHandle
+from affordance.runtime.record.conversation import ConversationHandle, whole_until
 from affordance.runtime.record.events import (
     EventBus,
-    ModelSwitched,
     OutputRetried,
     PromptExecuted,
     PromptRendered,
@@ -188,14 +187,17 @@ class Evaluation(Generic[OutputT]):
         usage = turn.usage
         if usage is not NO_USAGE:
             if self.prices is not None and usage.cost is None:
-                usage = self._priced(turn)
+                usage = priced(turn, self.prices, self.adapter.connection)
             self._last_input = usage.input_tokens
             if turn.provider is None and self._by_provider is None:
                 self.usage = self.usage + usage  # the common case: _count's first branch
             else:
                 self._count(usage, turn.provider or self.adapter.connection.name)
         if turn.switches:
-            self._switched(turn)
+            for event in switch_events(
+                turn, self.prompt.name, self.run_id, self.turn, self.adapter
+            ):
+                self._emit(event)
         declared = request.hosted_tools if request is not None else ()
         if turn.hosted_items and declared:  # only the tools the request declared (policy)
             self.hosted_outputs.update(
@@ -222,57 +224,17 @@ class Evaluation(Generic[OutputT]):
             return self._finish(turn)
         return self._take_calls(turn)
 
-    def _priced(self, turn: ProviderTurn) -> Usage:
-        """``turn``'s usage with its cost, from the run's prices (``None``: unknown)."""
-        prices = self.prices
-        assert prices is not None
-        connection = self.adapter.connection
-        cost = prices.cost(
-            turn.usage,
-            provider=turn.provider or connection.name,
-            model=turn.model or model_name_of(connection),
-        )
-        return dataclasses.replace(turn.usage, cost=cost)
-
-    def _switched(self, turn: ProviderTurn) -> None:
-        """Publish the switches a fallback made to answer ``turn``."""
-        provider = turn.provider or self.adapter.connection.name
-        for switch in turn.switches:
-            self._emit(
-                ModelSwitched(
-                    self.prompt.name,
-                    self.run_id,
-                    self.turn,
-                    switch.provider,
-                    switch.model,
-                    switch.status,
-                    switch.message,
-                    provider,
-                )
-            )
-
     def _count(self, usage: Usage, provider: str) -> None:
         """Add ``usage`` to the run's, and to ``provider``'s share once it is not the only one
         (a run whose every turn came from its connection keeps no split)."""
-        by_provider = self._by_provider
-        if by_provider is None:
-            home = self.adapter.connection.name
-            if provider == home:
-                self.usage = self.usage + usage
-                return
-            by_provider = self._by_provider = (
-                {home: self.usage} if self.usage is not NO_USAGE else {}
-            )
-        self.usage = self.usage + usage
-        by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
+        self.usage, self._by_provider = added(
+            self.usage, self._by_provider, usage, provider, self.adapter.connection.name
+        )
 
     @property
     def usage_by_provider(self) -> dict[str, Usage]:
         """The run's usage split by the provider that answered (or that nested runs used)."""
-        if self._by_provider is not None:
-            return dict(self._by_provider)
-        usage = self.usage
-        return {self.adapter.connection.name: usage} if usage is not NO_USAGE else {}
+        return split(self.usage, self._by_provider, self.adapter.connection.name)
 
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
@@ -501,15 +463,7 @@ class Evaluation(Generic[OutputT]):
         if conversation is None:
             return
         transcript = self._transcript
-        whole, open_calls = self._saved, set()
-        for index in range(self._saved, len(transcript)):
-            message = transcript[index]
-            if isinstance(message, AssistantMessage):
-                open_calls = {call.id for call in message.tool_calls}
-            elif isinstance(message, ToolResultMessage):
-                open_calls.discard(message.call_id)
-            if not open_calls:
-                whole = index + 1
+        whole = whole_until(transcript, self._saved)
         if self._hosted and whole == len(transcript) and whole > self._saved:
             whole -= 1  # the turn waiting for hosted approvals gets their answers on resume
         new = (*self._unsaved_caller, *transcript[self._saved : whole])
@@ -522,40 +476,23 @@ class Evaluation(Generic[OutputT]):
     # -- limits ----------------------------------------------------------------------------
 
     def _check_request(self) -> None:
-        """Stop before the next request if it would cross a limit."""
+        """Stop before the next request if it would cross a limit (with a history hook, the
+        next request may read less than the last did: no input is taken as certain)."""
         limits = self.limits
         assert limits is not None
-        requests, _, tokens_in, tokens_out, tokens, cost = limits.caps
-        # the next request reads at least what the last did, unless a history hook trims it
-        usage, last = self.usage, self._last_input if self.history is None else 0
-        if (  # near a limit (a superset of crossing one): ask which, exactly
-            self.turn >= requests
-            or usage.input_tokens + last >= tokens_in
-            or usage.output_tokens >= tokens_out
-            or usage.input_tokens + usage.output_tokens + last >= tokens
-            or (usage.cost or 0.0) >= cost
-        ):
-            crossing = limits.before_request(self.turn, usage, last)
-            if crossing is not None:
-                self._stop(crossing, self._next_request)
+        last = self._last_input if self.history is None else 0
+        crossing = limits.before_request(self.turn, self.usage, last)
+        if crossing is not None:
+            self._stop(crossing, self._next_request)
 
     def _check_calls(self, turn: ProviderTurn) -> None:
         """Stop before the calls of ``turn`` if running them, or the answer asking for them,
         crosses a limit."""
         limits = self.limits
         assert limits is not None
-        _, calls, tokens_in, tokens_out, tokens, cost = limits.caps
-        made, calling, usage = len(self.tool_results), len(turn.tool_calls), self.usage
-        if (  # near a limit (a superset of crossing one): ask which, exactly
-            made + calling > calls
-            or usage.input_tokens > tokens_in
-            or usage.output_tokens > tokens_out
-            or usage.input_tokens + usage.output_tokens > tokens
-            or (usage.cost or 0.0) > cost
-        ):
-            crossing = limits.before_calls(made, calling, usage)
-            if crossing is not None:
-                self._stop(crossing, lambda: self._take_calls(turn))
+        crossing = limits.before_calls(len(self.tool_results), len(turn.tool_calls), self.usage)
+        if crossing is not None:
+            self._stop(crossing, lambda: self._take_calls(turn))
 
     def _stop(self, crossing: Crossing, then: Callable[[], Action]) -> NoReturn:
         """Stop the run at a limit, keeping it in its session to be resumed with ``then``."""

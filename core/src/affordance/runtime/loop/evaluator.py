@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
-from affordance.errors import PromptEvaluationError
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
@@ -31,7 +30,7 @@ from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 from affordance.runtime.model.compaction import HistoryHook
-from affordance.runtime.model.connection import Model, model_name_of
+from affordance.runtime.model.connection import Model
 from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
 from affordance.runtime.model.hosted_approvals import (
     HostedApproval,
@@ -42,12 +41,11 @@ from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
-from affordance.runtime.model.prices import GenaiPrices, Prices, PricesUnavailableError
+from affordance.runtime.model.prices import Prices, prices_for_cost_limit
 from affordance.runtime.model.turn import (
     ModelRequest,
     ProviderTurn,
     ToolChoice,
-    Usage,
     tool_choice_for_turn,
 )
 from affordance.runtime.record.confirmation import Confirmation
@@ -466,7 +464,9 @@ class Evaluator:
         streaming drivers turn them into stream events)."""
         if isinstance(deadline, (int, float)):
             deadline = Deadline.after(float(deadline), self.executor.clock)
-        prices = self._prices_for(limits, prompt.name)
+        prices = self.prices
+        if limits is not None and limits.cost is not None:
+            prices = self.prices = prices_for_cost_limit(prices, self.connection, prompt.name)
         if resume is not None or confirmations is not None:
             if resume is not None:
                 run = stopped_evaluation(prompt, session, resume, confirmations)
@@ -519,31 +519,3 @@ class Evaluator:
         if conversation is not None:
             evaluation.keep_in(conversation, len(loaded))
         return evaluation, evaluation.start()
-
-    def _prices_for(self, limits: UsageLimits | None, prompt_name: str) -> Prices | None:
-        """The prices a run uses: the runner's, else — for a cost limit — genai-prices'. A cost
-        limit on a model whose price is unknown is refused before anything is sent."""
-        prices = self.prices
-        if limits is None or limits.cost is None:
-            return prices
-        if prices is None:
-            try:
-                prices = self.prices = GenaiPrices()
-            except PricesUnavailableError as error:
-                raise PromptEvaluationError(
-                    f"UsageLimits(cost=...) needs prices: {error}",
-                    prompt_name=prompt_name,
-                    phase="limits",
-                ) from error
-        connection = self.connection
-        for model in getattr(connection, "models", (connection,)):  # a fallback's each
-            name = model_name_of(model)
-            if prices.cost(Usage(1, 1), provider=model.name, model=name) is None:
-                raise PromptEvaluationError(
-                    f"the price of model {name!r} on {model.name} is unknown, so a cost limit "
-                    "cannot be held; pass prices= that know it, or limit tokens instead",
-                    prompt_name=prompt_name,
-                    phase="limits",
-                    provider=model.name,
-                )
-        return prices

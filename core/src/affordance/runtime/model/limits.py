@@ -55,9 +55,8 @@ class UsageLimits:
     total_tokens: int | None = None
     cost: float | None = None
     caps: tuple[int, int, int, int, int, float] = field(init=False, repr=False, compare=False)
-    """The six limits in field order, an unbounded one as ``sys.maxsize`` (``inf``): what the loop
-    compares against inline, calling :meth:`before_request` or :meth:`before_calls` only near
-    a limit (they say which one, and exactly)."""
+    """The six limits in field order, an unbounded one as ``sys.maxsize`` (``inf``): the checks
+    compare against these first and look closer only near a limit."""
 
     def __post_init__(self) -> None:
         for name in ("requests", "tool_calls", "input_tokens", "output_tokens", "total_tokens"):
@@ -93,17 +92,33 @@ class UsageLimits:
         """The limit the next request would cross: ``sent`` requests so far, ``usage`` the
         run's, ``last_input`` the input tokens of the last request (the least the next reads).
         A limit already reached counts: the next request can only spend more."""
-        requests = self.requests
-        if requests is not None and sent >= requests:
+        requests, _, tokens_in, tokens_out, tokens, cost = self.caps
+        if not (  # far from every limit (the common case): no closer look
+            sent >= requests
+            or usage.input_tokens + last_input >= tokens_in
+            or usage.output_tokens >= tokens_out
+            or usage.input_tokens + usage.output_tokens + last_input >= tokens
+            or (usage.cost or 0.0) >= cost
+        ):
+            return None
+        if sent >= requests:  # sys.maxsize when unbounded: never reached
             return Crossing("requests", requests, sent + 1)
         return self._spending(usage, last_input, reached_counts=True)
 
     def before_calls(self, made: int, calling: int, usage: Usage) -> Crossing | None:
         """The limit running ``calling`` more calls (``made`` so far) would cross, or that the
         answer asking for them already crossed (``usage``, the run's including it)."""
-        tool_calls = self.tool_calls
-        if tool_calls is not None and made + calling > tool_calls:
-            return Crossing("tool_calls", tool_calls, made + calling)
+        _, calls, tokens_in, tokens_out, tokens, cost = self.caps
+        if not (  # far from every limit (the common case): no closer look
+            made + calling > calls
+            or usage.input_tokens > tokens_in
+            or usage.output_tokens > tokens_out
+            or usage.input_tokens + usage.output_tokens > tokens
+            or (usage.cost or 0.0) > cost
+        ):
+            return None
+        if made + calling > calls:  # sys.maxsize when unbounded: never passed
+            return Crossing("tool_calls", calls, made + calling)
         return self._spending(usage, 0, reached_counts=False)
 
     def _spending(self, usage: Usage, more_input: int, *, reached_counts: bool) -> Crossing | None:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from affordance.errors import PromptEvaluationError
+from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.turn import Usage
 
-__all__ = ["GenaiPrices", "Prices", "PricesUnavailableError"]
+__all__ = ["GenaiPrices", "Prices", "PricesUnavailableError", "prices_for_cost_limit"]
 
 _PROVIDER_IDS = {"openai": "openai", "anthropic": "anthropic", "google": "google"}
 """affordance provider names and the ids genai-prices files their prices under (the same today;
@@ -61,3 +63,30 @@ class GenaiPrices:
             self._unknown.add(key)
             return None
         return float(price.total_price)
+
+
+def prices_for_cost_limit(prices: Prices | None, connection: Model, prompt_name: str) -> Prices:
+    """The prices a run with a cost limit uses — ``prices``, else :class:`GenaiPrices` — after
+    checking each of the connection's models (a fallback's every one) has a price: a run that
+    could not hold its limit is refused before anything is sent (``PromptEvaluationError``,
+    phase ``limits``), as is one that needs genai-prices where it is not installed."""
+    if prices is None:
+        try:
+            prices = GenaiPrices()
+        except PricesUnavailableError as error:
+            raise PromptEvaluationError(
+                f"UsageLimits(cost=...) needs prices: {error}",
+                prompt_name=prompt_name,
+                phase="limits",
+            ) from error
+    for model in getattr(connection, "models", (connection,)):
+        name = model_name_of(model)
+        if prices.cost(Usage(1, 1), provider=model.name, model=name) is None:
+            raise PromptEvaluationError(
+                f"the price of model {name!r} on {model.name} is unknown, so a cost limit "
+                "cannot be held; pass prices= that know it, or limit tokens instead",
+                prompt_name=prompt_name,
+                phase="limits",
+                provider=model.name,
+            )
+    return prices

@@ -9,12 +9,11 @@ whenever it returns, waits or stops, each message once (see ``Evaluation.save_co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from affordance.runtime.model.messages import Message
+from affordance.runtime.model.messages import AssistantMessage, Message, ToolResultMessage
 
-__all__ = ["ConversationHandle"]
+__all__ = ["ConversationHandle", "whole_until"]
 
 
 class ConversationHandle(Protocol):
@@ -26,3 +25,19 @@ class ConversationHandle(Protocol):
         """Add ``messages`` if the conversation still has ``expected`` messages (else raise,
         appending nothing); the conversation's new length."""
         ...
+
+
+def whole_until(transcript: Sequence[Message], start: int) -> int:
+    """Where the longest whole stretch of ``transcript`` from ``start`` ends: past its last
+    message after which every call made since ``start`` has its result (``start`` itself when
+    there is none)."""
+    whole, open_calls = start, set[str]()
+    for index in range(start, len(transcript)):
+        message = transcript[index]
+        if isinstance(message, AssistantMessage):
+            open_calls = {call.id for call in message.tool_calls}
+        elif isinstance(message, ToolResultMessage):
+            open_calls.discard(message.call_id)
+        if not open_calls:
+            whole = index + 1
+    return whole
