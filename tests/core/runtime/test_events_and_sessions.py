@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from entity_tools import make_prompt
 
+from affordance import EvaluationStarted, ModelAnswered, ModelRequestSent
 from affordance.runtime import (
     EventBus,
     PromptExecuted,
@@ -28,12 +29,21 @@ def test_an_evaluation_publishes_rendered_invoked_and_executed_events_in_order()
     bus.subscribe(object, seen.append)
     adapter = ScriptedAdapter([tool_calls(tool_call("lookup", {"entity_id": "a"})), text("ok")])
     response = adapter.evaluate(make_prompt(), bus=bus)
-    assert [type(e) for e in seen] == [PromptRendered, ToolInvoked, PromptExecuted]
-    invoked = seen[1]
+    assert [type(e) for e in seen] == [
+        PromptRendered,
+        EvaluationStarted,
+        ModelRequestSent,
+        ModelAnswered,
+        ToolInvoked,
+        ModelRequestSent,
+        ModelAnswered,
+        PromptExecuted,
+    ]
+    invoked = seen[4]
     assert isinstance(invoked, ToolInvoked)
     assert (invoked.run_id, invoked.turn, invoked.success) == (response.run_id, 1, True)
     assert invoked.duration >= 0
-    executed = seen[2]
+    executed = seen[-1]
     assert isinstance(executed, PromptExecuted)
     assert executed.response is response
 

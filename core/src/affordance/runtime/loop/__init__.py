@@ -9,6 +9,7 @@ The runtime's top room; it uses the other three and nothing uses it.
   added to the turn for the next request;
 - ``actions``: what the state machine asks its driver to do (:class:`SendRequest`,
   :class:`RunCalls`, :class:`Finished`);
+- ``request_events``: the events of a run's requests to its model, built only when watched;
 - ``drivers`` and ``streaming``: the plain (sync, async) and streaming drivers performing them;
 - ``usage_split``: a run's usage priced and split by provider, and a fallback's switch events;
 - ``answers``: reading a final answer — parsed, validated, or sent back with its problems;

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.loop.evaluation import Evaluation
+from affordance.runtime.loop.request_events import RequestWatch
 from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.runtime.record.response import PromptResponse
 
@@ -23,15 +24,24 @@ def drive(
 ) -> PromptResponse[OutputT]:
     """Run an evaluation to its end in this thread; tool calls of a turn run one by one."""
     executor = evaluation.executor
+    watch = RequestWatch.of(evaluation)
     try:
+        if watch is not None:
+            watch.started()
         while True:
             if isinstance(action, SendRequest):
-                action = evaluation.on_turn(send(action.request))
+                request = action.request
+                turn = send(request) if watch is None else watch.send(send, request)
+                action = evaluation.on_turn(turn)
             elif isinstance(action, RunCalls):
                 outcomes = [executor.run(prepared, context) for prepared, context in action.calls]
                 action = evaluation.on_outcomes(outcomes)
             else:
                 return _response(action)
+    except BaseException as error:
+        if watch is not None:
+            watch.run_failed(error)
+        raise
     finally:
         if evaluation.conversation is not None:
             evaluation.save_conversation()
@@ -46,10 +56,15 @@ async def drive_async(
     import asyncio
 
     executor = evaluation.executor
+    watch = RequestWatch.of(evaluation)
     try:
+        if watch is not None:
+            watch.started()
         while True:
             if isinstance(action, SendRequest):
-                action = evaluation.on_turn(await send(action.request))
+                request = action.request
+                turn = await (send(request) if watch is None else watch.asend(send, request))
+                action = evaluation.on_turn(turn)
             elif isinstance(action, RunCalls):
                 calls = action.calls
                 outcomes: list[CallOutcome]
@@ -60,6 +75,10 @@ async def drive_async(
                 action = evaluation.on_outcomes(outcomes)
             else:
                 return _response(action)
+    except BaseException as error:
+        if watch is not None:
+            watch.run_failed(error)
+        raise
     finally:
         if evaluation.conversation is not None:  # a short write: kept on the loop, so a
             evaluation.save_conversation()  # cancelled run still saves what is whole

@@ -289,6 +289,10 @@ class Evaluation(Generic[OutputT]):
             )
         return self.on_outcomes(())
 
+    def has_transcript(self) -> bool:
+        """Whether the run has any turn of its own yet (a resumed run has)."""
+        return bool(self._transcript)
+
     def pending_call_ids(self) -> tuple[str, ...]:
         return (*self._calls.pending_call_ids(), *self._hosted.call_ids())
 
@@ -577,6 +581,10 @@ class Evaluation(Generic[OutputT]):
             or self.session.records(event_type)
             or self.bus.wants(event_type)
         )
+
+    def publish(self, event: object) -> None:
+        """Publish ``event`` as the run's own: to its session, its bus and its stream."""
+        self._emit(event)
 
     def _emit(self, event: object) -> None:
         self.session.apply(event)

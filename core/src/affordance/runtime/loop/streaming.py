@@ -12,6 +12,7 @@ an async consumer that is cancelled cancels the tool calls in flight the way a t
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from affordance.errors import PromptEvaluationError
 from affordance.runtime.calls.prepared import CallOutcome
 from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
 from affordance.runtime.loop.evaluation import Evaluation
+from affordance.runtime.loop.request_events import RequestWatch
 from affordance.runtime.model.deltas import (
     Delta,
     DeltaError,
@@ -120,16 +122,23 @@ def stream_sync(
     translate = _Translation(evaluation, pending)
     executor = evaluation.executor
     provider = getattr(evaluation.adapter, "name", None)
+    watch = RequestWatch.of(evaluation)
     try:
+        if watch is not None:
+            watch.started()
         yield RunStarted(evaluation.prompt.name, evaluation.run_id, resumed)
         yield from translate.loop_events()
         while True:
             if isinstance(action, SendRequest):
                 request = action.request
                 assembler = TurnAssembler()
+                sent = 0.0 if watch is None else watch.sending(request, streamed=True)
+                first: float | None = None if watch is not None else 0.0
                 deltas = send_stream(request)
                 try:
                     for delta in deltas:
+                        if first is None:
+                            first = time.perf_counter()
                         try:
                             assembler.add(delta)
                         except DeltaError as error:  # deltas that make no turn
@@ -141,9 +150,15 @@ def stream_sync(
                         shown = translate.delta(delta, request.turn)
                         if shown is not None:
                             yield shown
+                except BaseException as error:
+                    if watch is not None:
+                        watch.failed(request, error, sent)
+                    raise
                 finally:
                     _close(deltas)
                 turn = assembler.turn(provider=provider, prompt_name=request.prompt_name)
+                if watch is not None:
+                    watch.answered(request, turn, sent, first)
                 yield translate.turn_done(request, turn)
                 before = dict(evaluation.hosted_outputs)
                 action = evaluation.on_turn(turn)
@@ -156,6 +171,10 @@ def stream_sync(
                 yield RunFinished(_response(action))
                 return
             yield from translate.loop_events()
+    except BaseException as error:
+        if watch is not None:
+            watch.run_failed(error)
+        raise
     finally:
         evaluation.observer = None
         if evaluation.conversation is not None:  # also when the consumer left early
@@ -175,7 +194,10 @@ async def stream_async(
     translate = _Translation(evaluation, pending)
     executor = evaluation.executor
     provider = getattr(evaluation.adapter, "name", None)
+    watch = RequestWatch.of(evaluation)
     try:
+        if watch is not None:
+            watch.started()
         yield RunStarted(evaluation.prompt.name, evaluation.run_id, resumed)
         for event in translate.loop_events():
             yield event
@@ -183,9 +205,13 @@ async def stream_async(
             if isinstance(action, SendRequest):
                 request = action.request
                 assembler = TurnAssembler()
+                sent = 0.0 if watch is None else watch.sending(request, streamed=True)
+                first: float | None = None if watch is not None else 0.0
                 deltas = send_stream(request)
                 try:
                     async for delta in deltas:
+                        if first is None:
+                            first = time.perf_counter()
                         try:
                             assembler.add(delta)
                         except DeltaError as error:  # deltas that make no turn
@@ -197,9 +223,15 @@ async def stream_async(
                         shown = translate.delta(delta, request.turn)
                         if shown is not None:
                             yield shown
+                except BaseException as error:
+                    if watch is not None:
+                        watch.failed(request, error, sent)
+                    raise
                 finally:
                     await _aclose(deltas)
                 turn = assembler.turn(provider=provider, prompt_name=request.prompt_name)
+                if watch is not None:
+                    watch.answered(request, turn, sent, first)
                 yield translate.turn_done(request, turn)
                 before = dict(evaluation.hosted_outputs)
                 action = evaluation.on_turn(turn)
@@ -220,6 +252,10 @@ async def stream_async(
                 return
             for event in translate.loop_events():
                 yield event
+    except BaseException as error:
+        if watch is not None:
+            watch.run_failed(error)
+        raise
     finally:
         evaluation.observer = None
         if evaluation.conversation is not None:  # also when the consumer left early

@@ -21,13 +21,19 @@ from affordance.tools.result import ToolResult
 if TYPE_CHECKING:
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.rendered import RenderedPrompt
+    from affordance.runtime.model.turn import Usage
     from affordance.runtime.record.response import PromptResponse
 
 __all__ = [
     "ConfirmationRequested",
     "ConfirmationResolved",
     "DisclosureRequest",
+    "EvaluationFailed",
+    "EvaluationStarted",
     "EventBus",
+    "ModelAnswered",
+    "ModelRequestFailed",
+    "ModelRequestSent",
     "ModelSwitched",
     "OutputRetried",
     "PromptExecuted",
@@ -202,3 +208,85 @@ class OutputRetried:
     turn: int
     attempt: int
     problems: tuple[str, ...]
+
+
+# -- a run's requests to its model, for observers (tracing, metrics): built only when watched --
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class EvaluationStarted:
+    """A run began (or resumed): ``provider`` and ``model`` name its connection."""
+
+    prompt_name: str
+    run_id: str
+    provider: str
+    model: str | None
+    resumed: bool = False
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class EvaluationFailed:
+    """A run raised ``error`` instead of returning (a provider error, output retries spent, a
+    usage limit reached...); ``PromptExecuted`` marks the other way a run ends."""
+
+    prompt_name: str
+    run_id: str
+    error: BaseException
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ModelRequestSent:
+    """A request of turn ``turn`` is going to the model (``streamed``: as a stream)."""
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    provider: str
+    model: str | None
+    streamed: bool = False
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ModelAnswered:
+    """The model answered turn ``turn``: ``provider``/``model`` who answered (a fallback's),
+    ``duration`` seconds from sending to the whole answer, ``first_delta`` to the first piece
+    of a streamed one (``None`` for a plain request)."""
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    provider: str
+    model: str | None
+    response_id: str | None
+    usage: Usage
+    finish_reason: str
+    duration: float
+    first_delta: float | None = None
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ModelRequestFailed:
+    """The request of turn ``turn`` failed after ``duration`` seconds with ``error``."""
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    provider: str
+    model: str | None
+    error: BaseException
+    duration: float
+
+
+REQUEST_EVENTS = (
+    EvaluationStarted,
+    EvaluationFailed,
+    ModelRequestSent,
+    ModelAnswered,
+    ModelRequestFailed,
+)
+"""The events a run builds only when someone watches one of them (see ``Evaluation``)."""

@@ -143,6 +143,11 @@ class Session:
                     current = current.values()
                 self._slices[slice_type] = reducer(current, event)
 
+    def records_any(self, event_types: tuple[type[Any], ...]) -> bool:
+        """Whether a reducer is registered for any of ``event_types``."""
+        reducers = self._reducers
+        return not reducers.keys().isdisjoint(event_types)
+
     def records(self, event_type: type[Any]) -> bool:
         """Whether a reducer is registered for ``event_type``."""
         return event_type in self._reducers
