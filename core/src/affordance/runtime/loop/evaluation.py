@@ -108,6 +108,12 @@ class Evaluation(Generic[OutputT]):
     _conversation_length = 0  # the conversation's length when the run last loaded or appended
     _unsaved_caller: tuple[Message, ...] = ()  # the caller's messages, until first appended
     _saved = 0  # how much of the transcript the conversation holds
+    # Run controls, set on the instance only when given: a plain run's instance keeps the
+    # attributes CPython shares between instances (past some thirty, each instance pays more).
+    limits: UsageLimits | None = None
+    prices: Prices | None = None
+    history: HistoryHook | None = None
+    _last_input = 0  # input tokens of the last request, the least the next reads (for limits)
 
     def __init__(
         self,
@@ -143,13 +149,15 @@ class Evaluation(Generic[OutputT]):
         self.deadline = deadline
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
-        self.limits = limits
-        self.prices = prices
-        self.history = history
+        if limits is not None:
+            self.limits = limits
+        if prices is not None:
+            self.prices = prices
+        if history is not None:
+            self.history = history
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
-        self._last_input = 0  # input tokens of the last request: the least the next one reads
         self.hosted_outputs: dict[str, HostedToolOutput] = {}
         self.tool_results: list[ToolCallResult] = []
         self.opened: list[SectionPath] = []
@@ -188,7 +196,8 @@ class Evaluation(Generic[OutputT]):
         if usage is not NO_USAGE:
             if self.prices is not None and usage.cost is None:
                 usage = priced(turn, self.prices, self.adapter.connection)
-            self._last_input = usage.input_tokens
+            if self.limits is not None:
+                self._last_input = usage.input_tokens
             if turn.provider is None and self._by_provider is None:
                 self.usage = self.usage + usage  # the common case: _count's first branch
             else:
@@ -222,7 +231,17 @@ class Evaluation(Generic[OutputT]):
                     self._paused_text.append(turn.text)
                 return self._next_request()  # the provider paused its own turn: continue it
             return self._finish(turn)
-        return self._take_calls(turn)
+        if self.limits is not None:
+            return self._take_calls(turn)
+        to_run = self._calls.prepare(
+            turn.tool_calls,
+            turn=self.turn,
+            tools=self._tools,
+            rendered=self.rendered,
+            emit=self._emit,
+            context=self._context,
+        )
+        return RunCalls(to_run) if to_run else self.on_outcomes(())
 
     def _count(self, usage: Usage, provider: str) -> None:
         """Add ``usage`` to the run's, and to ``provider``'s share once it is not the only one
@@ -238,7 +257,7 @@ class Evaluation(Generic[OutputT]):
 
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
-        stops the run before them."""
+        stops the run before them (``on_turn`` does the same inline when there are none)."""
         if self.limits is not None:
             self._check_calls(turn)
         to_run = self._calls.prepare(
@@ -552,7 +571,11 @@ class Evaluation(Generic[OutputT]):
             finish_reason=finish_reason,
             turns=self.turn,
             messages=tuple(self._transcript),
-            usage_by_provider=self.usage_by_provider,
+            usage_by_provider=(
+                self.usage_by_provider
+                if self._by_provider is not None or self.usage is NO_USAGE
+                else {self.adapter.connection.name: self.usage}
+            ),
         )
         self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
         return Finished(response)

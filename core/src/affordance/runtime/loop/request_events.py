@@ -1,8 +1,9 @@
 """The events of a run's requests to its model, for whoever watches them (tracing, metrics).
 
 A run builds them only when its bus or its session wants one of
-``affordance.runtime.record.events.REQUEST_EVENTS``: :meth:`RequestWatch.of` answers ``None``
-otherwise, and the drivers then send as they always do, paying nothing. Watched, the drivers
+``affordance.runtime.record.events.REQUEST_EVENTS`` (their ``watches_requests``):
+:meth:`RequestWatch.of` answers ``None`` otherwise, and the drivers then send as they always
+do, paying nothing. Watched, the drivers
 time each request — to the whole answer, and for a stream to its first piece — and publish
 ``EvaluationStarted``, ``ModelRequestSent``, ``ModelAnswered`` or ``ModelRequestFailed``, and
 ``EvaluationFailed`` when the run raises.
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from affordance.runtime.model.connection import model_name_of
 from affordance.runtime.model.turn import ModelRequest, ProviderTurn
 from affordance.runtime.record.events import (
-    REQUEST_EVENTS,
     EvaluationFailed,
     EvaluationStarted,
     ModelAnswered,
@@ -44,13 +44,9 @@ class RequestWatch:
 
     @staticmethod
     def of(evaluation: Evaluation[Any]) -> RequestWatch | None:
-        """A watch for ``evaluation`` if anyone would see its request events, else ``None``."""
-        bus, session = evaluation.bus, evaluation.session
-        if bus.has_subscribers():
-            for event_type in REQUEST_EVENTS:
-                if bus.wants(event_type):
-                    return RequestWatch(evaluation)
-        if session.records_any(REQUEST_EVENTS):
+        """A watch for ``evaluation`` if anyone would see its request events, else ``None``
+        (two flags read: their bus's and their session's ``watches_requests``)."""
+        if evaluation.bus.watches_requests or evaluation.session.watches_requests:
             return RequestWatch(evaluation)
         return None
 

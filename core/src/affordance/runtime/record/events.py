@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from affordance._fastinit import fast_init
 from affordance.prompt.disclosure import DisclosureRequest
-from affordance.runtime.record.session import kept_by_default
+from affordance.runtime.record.session import _WATCHED, kept_by_default, watched_event
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
@@ -51,15 +51,20 @@ Handler = Callable[[Any], None]
 class EventBus:
     """Type-keyed publish/subscribe; subscribing to ``object`` receives every event."""
 
-    __slots__ = ("_handlers", "_lock")
+    __slots__ = ("_handlers", "_lock", "watches_requests")
 
     def __init__(self) -> None:
         self._handlers: dict[type[Any], tuple[Handler, ...]] = {}
         self._lock = threading.Lock()
+        self.watches_requests = False
+        """A handler would receive a run's request events (``REQUEST_EVENTS``): runs build
+        them only then. Stays true once set."""
 
     def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         with self._lock:
             self._handlers[event_type] = (*self._handlers.get(event_type, ()), handler)
+            if event_type is object or event_type in _WATCHED:
+                self.watches_requests = True
 
     def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         with self._lock:
@@ -213,6 +218,7 @@ class OutputRetried:
 # -- a run's requests to its model, for observers (tracing, metrics): built only when watched --
 
 
+@watched_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class EvaluationStarted:
@@ -225,6 +231,7 @@ class EvaluationStarted:
     resumed: bool = False
 
 
+@watched_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class EvaluationFailed:
@@ -236,6 +243,7 @@ class EvaluationFailed:
     error: BaseException
 
 
+@watched_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ModelRequestSent:
@@ -249,6 +257,7 @@ class ModelRequestSent:
     streamed: bool = False
 
 
+@watched_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ModelAnswered:
@@ -268,6 +277,7 @@ class ModelAnswered:
     first_delta: float | None = None
 
 
+@watched_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ModelRequestFailed:

@@ -45,6 +45,16 @@ class SuspendedRun(Protocol):
     def pending_call_ids(self) -> tuple[str, ...]: ...
 
 
+_WATCHED: set[type[Any]] = set()
+
+
+def watched_event(event_type: EventT) -> EventT:
+    """Mark an event type a run builds only when watched (its request events): a session
+    recording one says so in :attr:`Session.watches_requests`, read once per run."""
+    _WATCHED.add(event_type)
+    return event_type
+
+
 def kept_by_default(event_type: EventT) -> EventT:
     """Mark an event type as one every session keeps (appended to the slice of its own type),
     unless made with ``record_events=False``. The events module marks its own; the mark keeps
@@ -100,6 +110,7 @@ class _Appended:
 class Session:
     """State that outlives one evaluation: slices, opened sections, pending confirmations."""
 
+    watches_requests = False  # a reducer records a run's request events (see watched_event)
     nested_usage: dict[str, list[tuple[str, Usage]]] | None = None
     """Usage tool calls spent on nested runs, by the id of the run that is to count it: see
     :meth:`add_usage` (``None`` until a call adds some)."""
@@ -124,6 +135,8 @@ class Session:
         """Run ``reducer`` on the ``slice_type`` slice for every ``event_type`` event applied."""
         with self._lock:
             self._reducers.setdefault(event_type, []).append((slice_type, reducer))
+            if event_type in _WATCHED:
+                self.watches_requests = True
 
     def apply(self, event: object) -> None:
         """Feed one event to the reducers registered for its type."""
@@ -142,11 +155,6 @@ class Session:
                 if isinstance(current, _Appended):
                     current = current.values()
                 self._slices[slice_type] = reducer(current, event)
-
-    def records_any(self, event_types: tuple[type[Any], ...]) -> bool:
-        """Whether a reducer is registered for any of ``event_types``."""
-        reducers = self._reducers
-        return not reducers.keys().isdisjoint(event_types)
 
     def records(self, event_type: type[Any]) -> bool:
         """Whether a reducer is registered for ``event_type``."""
