@@ -95,7 +95,8 @@ _EXPORTS: dict[str, str] = {
     "drop_tool_results_older_than": "affordance.runtime.model.compaction",
     "Conversation": "affordance.conversations.store",
     "ConversationStore": "affordance.conversations.store",
-    "ConversationConflictError": "affordance.conversations.store",
+    "ConversationConflictError": "affordance.errors",
+    "ConversationStoreError": "affordance.errors",
     "SQLiteConversationStore": "affordance.conversations.sqlite",
     "GenaiPrices": "affordance.runtime.model.prices",
     "FallbackAdapter": "affordance.runtime.loop.fallback_adapter",
@@ -111,6 +112,7 @@ __all__ = [
     "Conversation",
     "ConversationConflictError",
     "ConversationStore",
+    "ConversationStoreError",
     "EvaluationFailed",
     "EvaluationStarted",
     "Evaluator",
@@ -221,12 +223,10 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from affordance.adapters.base import ProviderAdapter
     from affordance.conversations.sqlite import SQLiteConversationStore
-    from affordance.conversations.store import (
-        Conversation,
-        ConversationConflictError,
-        ConversationStore,
-    )
+    from affordance.conversations.store import Conversation, ConversationStore
     from affordance.errors import (
+        ConversationConflictError,
+        ConversationStoreError,
         OutputRejected,
         OutputValidationError,
         PromptEvaluationError,

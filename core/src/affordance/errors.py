@@ -13,6 +13,8 @@ from typing import Any
 
 __all__ = [
     "AffordanceError",
+    "ConversationConflictError",
+    "ConversationStoreError",
     "OutputAttempt",
     "OutputRejected",
     "OutputValidationError",
@@ -271,3 +273,31 @@ class TranscriptVersionError(TranscriptError):
 
     def _describe(self) -> str:
         return f"transcript: {self.reason}"
+
+
+# -- conversations (affordance.conversations) --------------------------------------------------
+
+
+class ConversationStoreError(AffordanceError):
+    """A conversation store cannot do what was asked: it is closed, its database was written by
+    a newer affordance (or is not a store's), or the database failed. ``conversation_id`` names
+    the conversation concerned (``None``: the store as a whole)."""
+
+    def __init__(self, message: str, *, conversation_id: str | None = None) -> None:
+        self.message = message
+        self.conversation_id = conversation_id
+        super().__init__(message)
+
+
+class ConversationConflictError(ConversationStoreError):
+    """Another writer appended to the conversation since this one read it: ``expected`` is the
+    length this writer saw, ``found`` the length the store holds. Nothing was appended."""
+
+    def __init__(self, conversation_id: str, *, expected: int, found: int) -> None:
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"conversation {conversation_id!r} has {found} messages, not the {expected} this "
+            "writer read: another writer appended in between; load it again",
+            conversation_id=conversation_id,
+        )

@@ -89,16 +89,25 @@ DROPPED_RESULT = "[this tool result was dropped from the conversation to save sp
 
 
 def keep_last_turns(n: int) -> HistoryHook:
-    """A hook sending only the last ``n`` user turns: a turn is a user message and everything
-    after it up to the next one (the model's answers, its calls and their results), so what is
-    sent starts with a user message and never parts a call from its result. Messages before
-    the first user message go with the oldest turn. Fewer than ``n`` turns: sent whole."""
+    """A hook sending the first message and the last ``n`` user turns: a turn is a user
+    message and everything after it up to the next one (the model's answers, its calls and
+    their results), so what is sent never parts a call from its result. The first message is
+    kept when it is a user message — the task itself in a run without caller messages (the
+    rendered prompt), the conversation's opening otherwise — so a cut never loses what the run
+    is about, even when the last turn is the loop's own request for another answer. Messages
+    before the first user message go with the oldest turn. Fewer than ``n`` turns after the
+    first message: sent whole."""
     given: object = n  # callers are not always type-checked
     if isinstance(given, bool) or not isinstance(given, int) or given < 1:
         raise ValueError(f"keep_last_turns needs a positive number of turns, got {n!r}")
 
     def keep(messages: tuple[Message, ...]) -> tuple[Message, ...]:
         starts = [i for i, message in enumerate(messages) if isinstance(message, UserMessage)]
+        if starts and starts[0] == 0:  # the first message is kept anyway: count after it
+            starts = starts[1:]
+            if len(starts) <= n:
+                return messages
+            return (messages[0], *messages[starts[-n] :])
         if len(starts) <= n:
             return messages
         return messages[starts[-n] :]
