@@ -231,17 +231,7 @@ class Evaluation(Generic[OutputT]):
                     self._paused_text.append(turn.text)
                 return self._next_request()  # the provider paused its own turn: continue it
             return self._finish(turn)
-        if self.limits is not None:
-            return self._take_calls(turn)
-        to_run = self._calls.prepare(
-            turn.tool_calls,
-            turn=self.turn,
-            tools=self._tools,
-            rendered=self.rendered,
-            emit=self._emit,
-            context=self._context,
-        )
-        return RunCalls(to_run) if to_run else self.on_outcomes(())
+        return self._take_calls(turn)
 
     def _count(self, usage: Usage, provider: str) -> None:
         """Add ``usage`` to the run's, and to ``provider``'s share once it is not the only one
@@ -257,7 +247,7 @@ class Evaluation(Generic[OutputT]):
 
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
-        stops the run before them (``on_turn`` does the same inline when there are none)."""
+        stops the run before them."""
         if self.limits is not None:
             self._check_calls(turn)
         to_run = self._calls.prepare(
@@ -268,9 +258,7 @@ class Evaluation(Generic[OutputT]):
             emit=self._emit,
             context=self._context,
         )
-        if to_run:
-            return RunCalls(to_run)
-        return self.on_outcomes(())
+        return RunCalls(to_run) if to_run else self.on_outcomes(())
 
     def on_outcomes(self, outcomes: Sequence[CallOutcome]) -> Action:
         """Record the outcomes of a :class:`RunCalls`; then continue, suspend or finish."""

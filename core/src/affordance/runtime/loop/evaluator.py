@@ -395,10 +395,7 @@ class Evaluator:
         ``confirmations`` (with the same steps) to go on. See ``affordance.runtime.loop.chain``.
         ``response.tool_results`` has one result per step run; ``finish_reason`` is
         ``"chain_complete"`` or ``"chain_stopped"``."""
-        chain = Evaluator(
-            ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
-        )
-        return chain.evaluate(
+        return self._chain(steps, context).evaluate(
             prompt,
             *params,
             session=session,
@@ -419,10 +416,7 @@ class Evaluator:
         deadline: Deadline | float | None = None,
     ) -> PromptResponse[Any]:
         """The async form of :meth:`run_chain`: async handlers are awaited on this loop."""
-        chain = Evaluator(
-            ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
-        )
-        return await chain.aevaluate(
+        return await self._chain(steps, context).aevaluate(
             prompt,
             *params,
             session=session,
