@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -60,11 +61,11 @@ def test_memory_stores_are_separate(tmp_path):
 
 def test_the_tables_share_a_file_with_an_application(tmp_path):
     path = tmp_path / "app.db"
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
     with SQLiteConversationStore(path) as store:
         store.append("c1", TURN)
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert {"users", "affordance_conversations", "affordance_messages"} <= tables
@@ -78,7 +79,7 @@ def corrupted(tmp_path: Path, stored: str | None) -> SQLiteConversationStore:
     path = tmp_path / "chats.db"
     with SQLiteConversationStore(path) as store:
         store.append("c1", TURN[:3])
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         if stored is None:
             db.execute("DELETE FROM affordance_messages WHERE position = 1")
         else:
@@ -108,7 +109,7 @@ def test_a_corrupted_row_is_an_error_naming_it(tmp_path, stored, problem):
 def test_a_file_in_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "chats.db"
     SQLiteConversationStore(path).close()
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE affordance_schema SET version = 2 WHERE component = 'conversations'")
     with pytest.raises(ConversationStoreError, match="schema version 2"):
         SQLiteConversationStore(path)
