@@ -559,11 +559,7 @@ class Evaluation(Generic[OutputT]):
             finish_reason=finish_reason,
             turns=self.turn,
             messages=tuple(self._transcript),
-            usage_by_provider=(
-                self.usage_by_provider
-                if self._by_provider is not None or self.usage is NO_USAGE
-                else {self.adapter.connection.name: self.usage}
-            ),
+            usage_by_provider=self.usage_by_provider,
         )
         self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
         return Finished(response)
