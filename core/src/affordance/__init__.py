@@ -88,6 +88,12 @@ _EXPORTS: dict[str, str] = {
     "UsageLimitExceeded": "affordance.runtime.record.usage_limit",
     "UsageLimits": "affordance.runtime.model.limits",
     "OutputRetried": "affordance.runtime.record.events",
+    "OverrideSkipped": "affordance.runtime.record.events",
+    "OverridesError": "affordance.errors",
+    "OverridesStore": "affordance.prompt.overrides.store",
+    "FileOverridesStore": "affordance.prompt.overrides.store",
+    "PromptOverrides": "affordance.prompt.overrides.document",
+    "SkippedOverride": "affordance.prompt.overrides.applied",
     "OutputRetry": "affordance.runtime.record.stream_events",
     "PromptTool": "affordance.runtime.calls.prompt_tool",
     "ToolCallAudit": "affordance.runtime.calls.audit",
@@ -119,6 +125,7 @@ __all__ = [
     "EventBus",
     "EventStream",
     "FallbackAdapter",
+    "FileOverridesStore",
     "GenaiPrices",
     "HostedKindSection",
     "HostedTool",
@@ -139,9 +146,13 @@ __all__ = [
     "OutputRetried",
     "OutputRetry",
     "OutputValidationError",
+    "OverrideSkipped",
+    "OverridesError",
+    "OverridesStore",
     "Prompt",
     "PromptEvaluationError",
     "PromptExecuted",
+    "PromptOverrides",
     "PromptRenderError",
     "PromptRendered",
     "PromptRequest",
@@ -161,6 +172,7 @@ __all__ = [
     "SectionPath",
     "SectionVisibility",
     "Session",
+    "SkippedOverride",
     "StreamEvent",
     "TextDelta",
     "Tool",
@@ -229,6 +241,7 @@ if TYPE_CHECKING:
         ConversationStoreError,
         OutputRejected,
         OutputValidationError,
+        OverridesError,
         PromptEvaluationError,
         PromptRenderError,
         PromptValidationError,
@@ -244,6 +257,9 @@ if TYPE_CHECKING:
     )
     from affordance.prompt.hosted_section import HostedKindSection, HostedToolSection
     from affordance.prompt.markdown import MarkdownSection
+    from affordance.prompt.overrides.applied import SkippedOverride
+    from affordance.prompt.overrides.document import PromptOverrides
+    from affordance.prompt.overrides.store import FileOverridesStore, OverridesStore
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.prompt.section import Section, SectionVisibility
@@ -277,6 +293,7 @@ if TYPE_CHECKING:
         ModelRequestSent,
         ModelSwitched,
         OutputRetried,
+        OverrideSkipped,
         PromptExecuted,
         PromptRendered,
         ToolInvoked,

@@ -18,6 +18,7 @@ __all__ = [
     "OutputAttempt",
     "OutputRejected",
     "OutputValidationError",
+    "OverridesError",
     "PromptError",
     "PromptEvaluationError",
     "PromptRenderError",
@@ -301,3 +302,18 @@ class ConversationConflictError(ConversationStoreError):
             "writer read: another writer appended in between; load it again",
             conversation_id=conversation_id,
         )
+
+
+# -- prompt overrides (affordance.prompt.overrides) --------------------------------------------
+
+
+class OverridesError(AffordanceError, ValueError):
+    """An overrides file that cannot be read or written: not JSON, not the overrides format, or
+    a field of the wrong type. ``path`` is the file (``None`` for overrides not read from one),
+    ``reason`` says what is wrong. A stale override is not an error: it is skipped and reported
+    (``SkippedOverride``)."""
+
+    def __init__(self, reason: str, *, path: str | None = None) -> None:
+        self.reason = reason
+        self.path = path
+        super().__init__(f"overrides file {path}: {reason}" if path else f"overrides: {reason}")

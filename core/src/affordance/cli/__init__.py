@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("affordance.cli.render", "print a prompt's rendered text and its tool schemas"),
     "plugins": ("affordance.cli.plugins", "list installed plugins and what they contribute"),
     "doctor": ("affordance.cli.doctor", "report plugin conflicts, missing SDKs, version skew"),
+    "overrides": ("affordance.cli.overrides", "seed, list, check and diff prompt overrides files"),
 }
 
 COMMANDS_GROUP = "affordance.commands"

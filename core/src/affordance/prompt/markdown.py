@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from affordance.errors import PromptRenderError
 from affordance.prompt.section import Section, SectionVisibility
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
@@ -37,6 +36,7 @@ class MarkdownSection(Section[ParamsT]):
         summary: str | None = None,
         summary_suffix: str | None = None,
         params_type: type[ParamsT] | None = None,
+        accepts_overrides: bool = True,
     ) -> None:
         super().__init__(
             title=title,
@@ -50,17 +50,13 @@ class MarkdownSection(Section[ParamsT]):
             summary=summary,
             summary_suffix=summary_suffix,
             params_type=params_type,
+            accepts_overrides=accepts_overrides,
         )
         self.template = template
         self._template = self._compile("template", template)
 
     def render_body(self, params: ParamsT | None) -> str:
-        template = self._template
-        if params is None and template.names:
-            raise PromptRenderError(
-                f"template uses ${{{template.names[0]}}} but the section declares no params "
-                "type; write MarkdownSection[Params](...)",
-                section_path=(self.key,),
-                placeholder=template.names[0],
-            )
-        return template.substitute(params)
+        return self.render_template(self._template, params)
+
+    def template_source(self) -> str:
+        return self._template.source

@@ -11,6 +11,7 @@ from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
 if TYPE_CHECKING:
+    from affordance.prompt.overrides.applied import SkippedOverride
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.section import SectionVisibility
 
@@ -25,7 +26,8 @@ class RenderedPrompt(Generic[OutputT]):
     """Markdown text plus the tools of the enabled, fully visible sections, in order.
 
     ``summarized`` lists the sections shown as summaries (what ``open_sections`` may open);
-    ``visibility_overrides`` are the overrides this render applied.
+    ``visibility_overrides`` are the overrides this render applied; ``skipped_overrides`` the
+    prompt overrides it was given but did not apply (stale, unknown, refused or invalid).
     """
 
     text: str
@@ -34,10 +36,12 @@ class RenderedPrompt(Generic[OutputT]):
     output_type: Any = None
     summarized: tuple[SectionPath, ...] = ()
     visibility_overrides: Mapping[SectionPath, SectionVisibility] = field(default_factory=dict)
+    skipped_overrides: tuple[SkippedOverride, ...] = ()
 
     @property
     def tool_param_descriptions(self) -> Mapping[str, Mapping[str, str]]:
-        """Per tool, the description of each documented params field."""
+        """Per tool, the description of each documented params field, as the model is told it:
+        a prompt override's where one applies (``affordance.prompt.overrides``)."""
         return {tool.name: tool.param_descriptions for tool in self.tools}
 
     def tool(self, name: str) -> Tool[Any, Any] | None:

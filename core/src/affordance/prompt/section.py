@@ -37,6 +37,8 @@ class Section(Generic[ParamsT]):
 
     Subclasses render text by overriding :meth:`render_body`. ``Section[Params]`` (or a
     ``default_params`` instance) declares the params dataclass the section is rendered with.
+    ``accepts_overrides=False`` keeps prompt overrides (``affordance.prompt.overrides``) off the
+    section and everything under it: its children's texts and the tools of all of them.
     """
 
     _class_params_type: ClassVar[Any] = None
@@ -60,6 +62,7 @@ class Section(Generic[ParamsT]):
         summary: str | None = None,
         summary_suffix: str | None = None,
         params_type: type[ParamsT] | None = None,
+        accepts_overrides: bool = True,
     ) -> None:
         raw_title: object = title
         if not isinstance(raw_title, str) or not raw_title.strip():
@@ -87,6 +90,7 @@ class Section(Generic[ParamsT]):
                 section_path=(self.key,),
             )
         self.visibility = visibility
+        self.accepts_overrides = bool(accepts_overrides)
         self.summary = summary
         self.summary_suffix = summary_suffix
         self._summary = None if summary is None else self._compile("summary", summary)
@@ -133,6 +137,28 @@ class Section(Generic[ParamsT]):
     def render_body(self, params: ParamsT | None) -> str:
         """The text under the heading when fully visible; a bare section has none."""
         return ""
+
+    def template_source(self) -> str | None:
+        """The template :meth:`render_body` fills, for a section whose body is one (what a
+        prompt override may replace); ``None`` for a section whose body is computed."""
+        return None
+
+    def render_template(self, template: CompiledTemplate, params: ParamsT | None) -> str:
+        """``template`` filled from ``params``: how a section renders a template given in place
+        of its own (an override's, compiled with :meth:`compile_template`)."""
+        if params is None and template.names:
+            raise PromptRenderError(
+                f"template uses ${{{template.names[0]}}} but the section declares no params "
+                "type; write MarkdownSection[Params](...)",
+                section_path=(self.key,),
+                placeholder=template.names[0],
+            )
+        return template.substitute(params)
+
+    def compile_template(self, what: str, source: str) -> CompiledTemplate:
+        """Compile ``source`` as a template of this section, its placeholders checked against
+        the params type (``PromptValidationError`` names the first that is not a field)."""
+        return self._compile(what, source)
 
     def render_summary(self, params: ParamsT | None) -> str:
         """The summary text shown instead of the body when the section is summarized."""

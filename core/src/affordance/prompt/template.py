@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptRenderError, PromptValidationError
@@ -15,6 +16,11 @@ from affordance.prompt.section import Section, SectionVisibility
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
+if TYPE_CHECKING:
+    from affordance.prompt.overrides.applied import AppliedOverrides
+    from affordance.prompt.overrides.document import PromptOverrides
+    from affordance.prompt.overrides.store import OverridesStore
+
 __all__ = ["Prompt", "PromptTemplate"]
 
 OutputT = TypeVar("OutputT")
@@ -23,6 +29,7 @@ _SUMMARY = SectionVisibility.SUMMARY
 _FULL = SectionVisibility.FULL
 _NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = {}
 RESERVED_TOOL_NAMES = frozenset({OPEN_SECTIONS})
+_APPLIED_KEPT = 8  # overrides documents a prompt keeps resolved (a store's tags, in practice)
 
 
 class _Node:
@@ -93,6 +100,8 @@ class PromptTemplate(Generic[OutputT]):
         self.has_summaries = any(
             node.section.visibility is _SUMMARY for node in self._index.values()
         )
+        self._applied: dict[int, tuple[PromptOverrides, AppliedOverrides]] = {}
+        self._applied_lock = threading.Lock()
 
     def __class_getitem__(cls, item: Any) -> TypeArgsAlias:
         return subscript(cls, item)
@@ -190,17 +199,27 @@ class PromptTemplate(Generic[OutputT]):
         self,
         *params: Any,
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
     ) -> RenderedPrompt[OutputT]:
-        """Render the enabled sections with ``params``; see the class docstring."""
+        """Render the enabled sections with ``params``; see the class docstring.
+
+        ``overrides`` (a store, asked for this prompt's overrides under ``overrides_tag``, or
+        the overrides themselves) replaces section and tool texts; what it cannot apply is
+        listed in the result's ``skipped_overrides`` (``affordance.prompt.overrides``).
+        """
         lookup = self._params_lookup(params)
-        overrides = _NO_OVERRIDES
+        visibility = _NO_OVERRIDES
         if visibility_overrides:
-            overrides = self._checked_overrides(visibility_overrides)
+            visibility = self._checked_overrides(visibility_overrides)
+        applied = None if overrides is None else self.applied_overrides(overrides, overrides_tag)
         parts: list[str] = []
         tools: list[Tool[Any, Any]] = []
         hosted: list[HostedTool[Any]] = []
         summarized: list[SectionPath] = []
-        _render_level(self._roots, 0, "", lookup, overrides, parts, tools, hosted, summarized)
+        _render_level(
+            self._roots, 0, "", lookup, visibility, applied, parts, tools, hosted, summarized
+        )
         if self._tools_listed_at_render:
             _check_rendered_names(tools, hosted)
         if summarized:
@@ -211,8 +230,40 @@ class PromptTemplate(Generic[OutputT]):
             hosted_tools=tuple(hosted),
             output_type=self.output_type,
             summarized=tuple(summarized),
-            visibility_overrides=overrides,
+            visibility_overrides=visibility,
+            skipped_overrides=() if applied is None else applied.skipped,
         )
+
+    def applied_overrides(
+        self, overrides: OverridesStore | PromptOverrides, tag: str = "latest"
+    ) -> AppliedOverrides | None:
+        """What ``overrides`` (a store's under ``tag``, or a document) changes in this prompt
+        and what it skips; ``None`` when the store holds none for it. Resolved once per
+        document (a store returns the same document until its file changes)."""
+        from affordance.errors import OverridesError
+        from affordance.prompt.overrides.applied import resolve
+        from affordance.prompt.overrides.document import PromptOverrides
+
+        if isinstance(overrides, PromptOverrides):
+            document: PromptOverrides | None = overrides
+            if (overrides.ns, overrides.prompt) != (self.ns, self.key):
+                raise OverridesError(
+                    f"these overrides are for prompt {overrides.prompt!r} (namespace "
+                    f"{overrides.ns!r}), not {self.key!r} (namespace {self.ns!r})"
+                )
+        else:
+            document = overrides.load(self.ns, self.key, tag)
+        if document is None:
+            return None
+        cached = self._applied.get(id(document))
+        if cached is not None and cached[0] is document:
+            return cached[1]
+        applied = resolve(self, document)
+        with self._applied_lock:
+            if len(self._applied) >= _APPLIED_KEPT:
+                del self._applied[next(iter(self._applied))]
+            self._applied[id(document)] = (document, applied)
+        return applied
 
     def _params_lookup(self, params: Sequence[Any]) -> dict[type[Any], Any]:
         lookup: dict[type[Any], Any] = {}
@@ -275,6 +326,7 @@ def _render_level(
     prefix: str,
     lookup: Mapping[type[Any], Any],
     overrides: Mapping[SectionPath, SectionVisibility],
+    applied: AppliedOverrides | None,
     parts: list[str],
     tools: list[Tool[Any, Any]],
     hosted: list[HostedTool[Any]],
@@ -300,7 +352,10 @@ def _render_level(
         )
         try:
             if visibility is _SUMMARY:
-                summary = section.render_summary(params)
+                if applied is not None and node.path in applied.summaries:
+                    summary = section.render_template(applied.summaries[node.path], params)
+                else:
+                    summary = section.render_summary(params)
                 suffix = section.render_summary_suffix(node.path, node.child_keys)
                 parts.append(
                     f"{heading}\n{summary}\n---\n{suffix}"
@@ -309,7 +364,10 @@ def _render_level(
                 )
                 summarized.append(node.path)
                 continue
-            body = section.render_body(params)
+            if applied is not None and node.path in applied.bodies:
+                body = section.render_template(applied.bodies[node.path], params)
+            else:
+                body = section.render_body(params)
         except PromptRenderError as error:
             if len(error.section_path) > 1 or error.section_path == node.path:
                 raise
@@ -320,7 +378,10 @@ def _render_level(
                 placeholder=error.placeholder,
             ) from error
         parts.append(f"{heading}\n{body}" if body else heading)
-        tools.extend(section.tools())
+        if applied is None:
+            tools.extend(section.tools())
+        else:
+            tools.extend(map(applied.tool, section.tools()))
         hosted.extend(section.hosted_tools())
         if node.children:
             _render_level(
@@ -329,6 +390,7 @@ def _render_level(
                 f"{label}.",
                 lookup,
                 overrides,
+                applied,
                 parts,
                 tools,
                 hosted,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ class Tool(_WeaklyReferable, Generic[ParamsT, ResultT]):
     terminal: bool = False
     shape: HandlerShape = field(init=False, repr=False)
     param_descriptions: Mapping[str, str] = field(init=False, repr=False)
+    _described_schema: Mapping[str, Any] | None = field(default=None, init=False, repr=False)
 
     def __class_getitem__(cls, item: Any) -> TypeArgsAlias:
         return subscript(cls, item)
@@ -112,11 +114,57 @@ class Tool(_WeaklyReferable, Generic[ParamsT, ResultT]):
 
     def parameters_schema(self) -> Mapping[str, Any]:
         """JSON Schema of the params (cached per type; treat it as read-only)."""
+        if self._described_schema is not None:
+            return self._described_schema
         if self.params_type is NoneType:
             return _EMPTY_OBJECT_SCHEMA
         from affordance.serde import schema
 
         return schema(self.params_type)
+
+    def with_texts(
+        self,
+        *,
+        description: str | None = None,
+        param_descriptions: Mapping[str, str] | None = None,
+        examples: tuple[ToolExample[ParamsT, ResultT], ...] | None = None,
+    ) -> Tool[ParamsT, ResultT]:
+        """A copy of this tool that tells the model other texts (how prompt overrides apply):
+        its ``description``, the descriptions of the named params fields (in
+        :attr:`param_descriptions` and in :meth:`parameters_schema`) and its ``examples``;
+        ``None`` keeps this tool's. Everything else — handler, policies, name — is shared.
+        ``PromptValidationError`` if a text is invalid or names no parameter."""
+        copy = dataclasses.replace(
+            self,
+            description=self.description if description is None else description,
+            examples=self.examples if examples is None else examples,
+        )
+        if param_descriptions:
+            schema = self.parameters_schema()
+            properties: Mapping[str, Any] = schema.get("properties") or {}
+            for name, text in param_descriptions.items():
+                if name not in properties:
+                    raise PromptValidationError(
+                        f"no parameter named {name!r} (parameters: "
+                        f"{', '.join(properties) or 'none'})",
+                        tool_name=self.name,
+                    )
+                raw: object = text  # read from a file: typed str, checked all the same
+                if not isinstance(raw, str) or not text.strip():
+                    raise PromptValidationError(
+                        f"the description of parameter {name!r} must be a non-empty string",
+                        tool_name=self.name,
+                    )
+            described = {
+                name: {**prop, "description": param_descriptions[name]}
+                if name in param_descriptions
+                else prop
+                for name, prop in properties.items()
+            }
+            _set = object.__setattr__
+            _set(copy, "_described_schema", {**schema, "properties": described})
+            _set(copy, "param_descriptions", {**self.param_descriptions, **param_descriptions})
+        return copy
 
 
 _EMPTY_OBJECT_SCHEMA: Mapping[str, Any] = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, NoReturn, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, TypeVar
 
 from affordance._ids import new_id
 from affordance.clock import Deadline
@@ -64,6 +64,7 @@ from affordance.runtime.record.conversation import ConversationHandle, whole_unt
 from affordance.runtime.record.events import (
     EventBus,
     OutputRetried,
+    OverrideSkipped,
     PromptExecuted,
     PromptRendered,
     ToolCallDenied,
@@ -73,6 +74,10 @@ from affordance.runtime.record.session import Session
 from affordance.runtime.record.usage_limit import UsageLimitExceeded
 from affordance.tools.hosted import HostedTool, HostedToolOutput
 from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.prompt.overrides.document import PromptOverrides
+    from affordance.prompt.overrides.store import OverridesStore
 
 __all__ = ["Evaluation", "EvaluationRunner"]
 
@@ -126,6 +131,8 @@ class Evaluation(Generic[OutputT]):
         executor: ToolExecutor,
         messages: Sequence[Message] = (),
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
         max_turns: int = 16,
         max_expansions: int = 0,
         deadline: Deadline | None = None,
@@ -168,6 +175,8 @@ class Evaluation(Generic[OutputT]):
             **session.visibility_overrides(),
             **(visibility_overrides or {}),
         }
+        self.overrides = overrides
+        self.overrides_tag = overrides_tag
         self._request: ModelRequest | None = None
         self._paused_text: list[str] = []
         self.observer: Callable[[object], None] | None = None
@@ -175,6 +184,8 @@ class Evaluation(Generic[OutputT]):
         self._tools: dict[str, Tool[Any, Any]] = {}
         self._opening: UserMessage
         self._render()
+        for skipped in self.rendered.skipped_overrides:
+            self._emit(OverrideSkipped(prompt.name, self.run_id, skipped))
         self._calls = TurnCalls(executor=executor, prompt=prompt, run_id=self.run_id)
         self._hosted = HostedWaiting(prompt_name=prompt.name, run_id=self.run_id)
         self._output_schema = output_schema(prompt.output_type)
@@ -398,7 +409,12 @@ class Evaluation(Generic[OutputT]):
 
     def _render(self) -> None:
         """Render with the current overrides; the exposed tools are indexed once per render."""
-        rendered = self.prompt.render(*self.params, visibility_overrides=self._overrides or None)
+        rendered = self.prompt.render(
+            *self.params,
+            visibility_overrides=self._overrides or None,
+            overrides=self.overrides,
+            overrides_tag=self.overrides_tag,
+        )
         self.rendered = rendered
         self._opening = UserMessage(rendered.text)  # the first message, without instructions
         self._tools = {tool.name: tool for tool in rendered.tools}

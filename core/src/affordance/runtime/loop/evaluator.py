@@ -15,7 +15,7 @@ provider's model (:class:`affordance.adapters.ProviderAdapter`). A subclass that
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from affordance.clock import Deadline
 from affordance.prompt.paths import SectionPath
@@ -55,6 +55,10 @@ from affordance.runtime.record.response import PromptResponse
 from affordance.runtime.record.session import Session
 from affordance.runtime.record.streams import AsyncEventStream, EventStream
 from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
+
+if TYPE_CHECKING:
+    from affordance.prompt.overrides.document import PromptOverrides
+    from affordance.prompt.overrides.store import OverridesStore
 
 __all__ = ["Evaluator"]
 
@@ -222,6 +226,8 @@ class Evaluator:
         bus: EventBus | None = None,
         messages: Sequence[Message] = (),
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
@@ -239,7 +245,9 @@ class Evaluator:
         session and higher ``limits``. ``history`` shapes what each request carries of the
         conversation (see ``affordance.runtime.model.compaction``). ``conversation``
         (``affordance.conversations``) loads the history before ``messages`` and appends the
-        run's new messages to it, each once.
+        run's new messages to it, each once. ``overrides`` (a store, read under
+        ``overrides_tag``, or the overrides themselves) changes the prompt's texts for this run
+        (``affordance.prompt.overrides``); each one it skips is an ``OverrideSkipped`` event.
         """
         evaluation, action = self._begin(
             prompt,
@@ -255,6 +263,8 @@ class Evaluator:
             resume,
             history,
             conversation,
+            overrides=overrides,
+            overrides_tag=overrides_tag,
         )
         return drive(evaluation, action, self.send)
 
@@ -266,6 +276,8 @@ class Evaluator:
         bus: EventBus | None = None,
         messages: Sequence[Message] = (),
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
@@ -290,6 +302,8 @@ class Evaluator:
             history,
             conversation,
             asynchronous=True,
+            overrides=overrides,
+            overrides_tag=overrides_tag,
         )
         return await drive_async(evaluation, action, self.asend)
 
@@ -301,6 +315,8 @@ class Evaluator:
         bus: EventBus | None = None,
         messages: Sequence[Message] = (),
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
@@ -328,6 +344,8 @@ class Evaluator:
             history,
             conversation,
             observer=pending.append,
+            overrides=overrides,
+            overrides_tag=overrides_tag,
         )
         resumed = confirmations is not None or resume is not None
         return EventStream(
@@ -342,6 +360,8 @@ class Evaluator:
         bus: EventBus | None = None,
         messages: Sequence[Message] = (),
         visibility_overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
         confirmations: Mapping[str, Confirmation] | None = None,
         deadline: Deadline | float | None = None,
         max_turns: int | None = None,
@@ -369,6 +389,8 @@ class Evaluator:
             conversation,
             observer=pending.append,
             asynchronous=True,
+            overrides=overrides,
+            overrides_tag=overrides_tag,
         )
         resumed = confirmations is not None or resume is not None
         return AsyncEventStream(
@@ -451,6 +473,8 @@ class Evaluator:
         observer: Callable[[object], None] | None = None,
         *,
         asynchronous: bool = False,
+        overrides: OverridesStore | PromptOverrides | None = None,
+        overrides_tag: str = "latest",
     ) -> tuple[Evaluation[OutputT], Action]:
         """A new evaluation and its first action, or a suspended one and its resumption.
 
@@ -498,6 +522,8 @@ class Evaluator:
             executor=self.executor,
             messages=messages,
             visibility_overrides=visibility_overrides,
+            overrides=overrides,
+            overrides_tag=overrides_tag,
             max_turns=max_turns if max_turns is not None else self.max_turns,
             max_expansions=self.max_expansions if self.open_sections == "apply" else 0,
             deadline=deadline,

@@ -19,6 +19,7 @@ from affordance.runtime.record.session import _WATCHED, kept_by_default, watched
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
+    from affordance.prompt.overrides.applied import SkippedOverride
     from affordance.prompt.paths import SectionPath
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.runtime.model.turn import Usage
@@ -36,6 +37,7 @@ __all__ = [
     "ModelRequestSent",
     "ModelSwitched",
     "OutputRetried",
+    "OverrideSkipped",
     "PromptExecuted",
     "PromptRendered",
     "ToolCallDenied",
@@ -101,6 +103,19 @@ class PromptRendered:
     prompt_name: str
     run_id: str
     rendered: RenderedPrompt[Any]
+
+
+@kept_by_default
+@fast_init
+@dataclass(frozen=True, slots=True)
+class OverrideSkipped:
+    """A prompt override the evaluation was given but did not apply: stale (its original
+    changed since it was written), unknown, refused or invalid (``skipped`` says which and
+    why). One event per override, when the evaluation starts."""
+
+    prompt_name: str
+    run_id: str
+    skipped: SkippedOverride
 
 
 @kept_by_default
