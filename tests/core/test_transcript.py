@@ -23,6 +23,7 @@ from affordance.adapters import (
     ToolResultMessage,
     UserMessage,
 )
+from affordance.attachments import Document, Image
 from affordance.errors import AffordanceError, TranscriptError, TranscriptVersionError
 from affordance.transcript import FORMAT, MAX_DEPTH, VERSION, dumps, from_data, loads, to_data
 
@@ -50,7 +51,19 @@ tool_calls = st.builds(
     name=st.text(),
     arguments=st.text() | json_objects,  # OpenAI's JSON string, or Anthropic's/Google's object
 )
-user_messages = st.builds(UserMessage, text=st.text())
+PNG = b"\x89PNG\r\n\x1a\n"
+images = st.builds(Image, data=st.binary(max_size=64).map(lambda tail: PNG + tail)) | st.builds(
+    Image,
+    url=st.just("https://example.com/chart.png"),
+    media_type=st.none() | st.just("image/png"),
+)
+documents = st.builds(
+    Document,
+    data=st.binary(max_size=64).map(lambda tail: b"%PDF-1.7" + tail),
+    name=st.none() | st.text(),
+) | st.builds(Document, data=st.binary(max_size=32), media_type=st.just("text/plain"))
+attachments = st.lists(images | documents, max_size=3).map(tuple)
+user_messages = st.builds(UserMessage, text=st.text(), attachments=attachments)
 assistant_messages = st.builds(
     AssistantMessage,
     text=st.none() | st.text(),
@@ -59,7 +72,12 @@ assistant_messages = st.builds(
     provider=st.none() | st.sampled_from(["openai", "openai-chat", "anthropic", "google"]),
 )
 tool_results = st.builds(
-    ToolResultMessage, call_id=st.text(), name=st.text(), content=st.text(), is_error=st.booleans()
+    ToolResultMessage,
+    call_id=st.text(),
+    name=st.text(),
+    content=st.text(),
+    is_error=st.booleans(),
+    attachments=attachments,
 )
 transcripts = st.lists(st.one_of(user_messages, assistant_messages, tool_results), max_size=6).map(
     tuple
@@ -174,7 +192,8 @@ GOLDEN = (
 def test_a_small_transcript_is_written_exactly_as_the_golden_text() -> None:
     assert dumps(SMALL) == GOLDEN
     assert loads(GOLDEN) == SMALL
-    assert (FORMAT, VERSION) == ("affordance.transcript", 1)
+    assert (FORMAT, VERSION) == ("affordance.transcript", 2)
+    assert to_data(SMALL)["version"] == 1  # no attachments: the oldest version that holds it
 
 
 def test_fields_at_their_defaults_read_when_present() -> None:
@@ -420,12 +439,12 @@ def test_a_document_changed_in_any_one_place_reads_or_raises_a_transcript_error(
 @pytest.mark.parametrize(
     "newer",
     [
-        {"format": FORMAT, "version": 2, "messages": []},
+        {"format": FORMAT, "version": 3, "messages": []},
         # a newer version may hold fields, roles and shapes this one does not know
         {
             "format": FORMAT,
-            "version": 2,
-            "messages": [{"role": "user", "text": "x", "attachments": [{"type": "image"}]}],
+            "version": 3,
+            "messages": [{"role": "user", "text": "x", "audio": [{"type": "clip"}]}],
         },
         {"format": FORMAT, "version": 7, "messages": {"shape": "new"}, "index": []},
     ],
@@ -436,11 +455,11 @@ def test_a_newer_version_raises_a_version_error_naming_both_versions(newer: dict
         loads(json.dumps(newer))
 
     error = raised.value
-    assert (error.found, error.supported) == (newer["version"], 1)
+    assert (error.found, error.supported) == (newer["version"], 2)
     assert error.path == ("version",)
     assert str(error) == (
         f"transcript: format version {newer['version']} is newer than the newest this affordance "
-        "reads, version 1; upgrade affordance to read it"
+        "reads, version 2; upgrade affordance to read it"
     )
 
 

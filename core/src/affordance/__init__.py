@@ -88,6 +88,11 @@ _EXPORTS: dict[str, str] = {
     "UsageLimitExceeded": "affordance.runtime.record.usage_limit",
     "UsageLimits": "affordance.runtime.model.limits",
     "OutputRetried": "affordance.runtime.record.events",
+    "Image": "affordance.attachments",
+    "Document": "affordance.attachments",
+    "AttachmentError": "affordance.errors",
+    "AttachmentTooLargeError": "affordance.errors",
+    "UnsupportedAttachmentError": "affordance.errors",
     "OverrideSkipped": "affordance.runtime.record.events",
     "OverridesError": "affordance.errors",
     "OverridesStore": "affordance.prompt.overrides.store",
@@ -113,12 +118,15 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "AllowList",
     "AsyncEventStream",
+    "AttachmentError",
+    "AttachmentTooLargeError",
     "Confirmation",
     "ConfirmationRequired",
     "Conversation",
     "ConversationConflictError",
     "ConversationStore",
     "ConversationStoreError",
+    "Document",
     "EvaluationFailed",
     "EvaluationStarted",
     "Evaluator",
@@ -135,6 +143,7 @@ __all__ = [
     "HostedToolOutput",
     "HostedToolResult",
     "HostedToolSection",
+    "Image",
     "MarkdownSection",
     "ModelAnswered",
     "ModelRequestFailed",
@@ -190,6 +199,7 @@ __all__ = [
     "ToolResult",
     "ToolValidationError",
     "TurnFinished",
+    "UnsupportedAttachmentError",
     "UnsupportedHostedConfigError",
     "UsageLimitExceeded",
     "UsageLimits",
@@ -210,6 +220,7 @@ __all__ = [
 _SUBMODULES = frozenset(
     {
         "adapters",
+        "attachments",
         "clock",
         "conversations",
         "errors",
@@ -234,9 +245,12 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from affordance.adapters.base import ProviderAdapter
+    from affordance.attachments import Document, Image
     from affordance.conversations.sqlite import SQLiteConversationStore
     from affordance.conversations.store import Conversation, ConversationStore
     from affordance.errors import (
+        AttachmentError,
+        AttachmentTooLargeError,
         ConversationConflictError,
         ConversationStoreError,
         OutputRejected,
@@ -248,6 +262,7 @@ if TYPE_CHECKING:
         RequestExtrasConflictError,
         ToolError,
         ToolValidationError,
+        UnsupportedAttachmentError,
         UnsupportedHostedConfigError,
     )
     from affordance.prompt.disclosure import (

@@ -13,6 +13,8 @@ from typing import Any
 
 __all__ = [
     "AffordanceError",
+    "AttachmentError",
+    "AttachmentTooLargeError",
     "ConversationConflictError",
     "ConversationStoreError",
     "OutputAttempt",
@@ -28,6 +30,7 @@ __all__ = [
     "ToolValidationError",
     "TranscriptError",
     "TranscriptVersionError",
+    "UnsupportedAttachmentError",
     "UnsupportedHostedConfigError",
 ]
 
@@ -317,3 +320,22 @@ class OverridesError(AffordanceError, ValueError):
         self.reason = reason
         self.path = path
         super().__init__(f"overrides file {path}: {reason}" if path else f"overrides: {reason}")
+
+
+# -- attachments (affordance.attachments) ------------------------------------------------------
+
+
+class AttachmentError(AffordanceError, ValueError):
+    """An ``Image`` or ``Document`` that cannot be built as given: both or neither of ``data``
+    and ``url``, bytes of no type it can tell, a media type it does not take."""
+
+
+class AttachmentTooLargeError(PromptEvaluationError):
+    """A message of the caller's carries an attachment over the runner's
+    ``max_attachment_bytes``; raised before any request is sent. (A tool result's attachment
+    over the limit is not an error: it is left out and the model is told.)"""
+
+
+class UnsupportedAttachmentError(PromptEvaluationError):
+    """The provider cannot carry an attachment where a message puts it (a kind, or a place:
+    a user message, a tool result); raised before the request is sent."""

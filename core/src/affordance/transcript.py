@@ -16,6 +16,7 @@ runtime) are imported when a transcript is first written or read.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,7 @@ from affordance._json import loads as _json_loads
 from affordance.errors import TranscriptError, TranscriptVersionError
 
 if TYPE_CHECKING:
+    from affordance.attachments import Attachment
     from affordance.runtime.model.messages import Message, ToolCall
 
 __all__ = [
@@ -42,8 +44,10 @@ __all__ = [
 FORMAT = "affordance.transcript"
 """The ``"format"`` of every transcript document."""
 
-VERSION = 1
-"""The version of the format :func:`dumps` writes, and the newest :func:`loads` reads."""
+VERSION = 2
+"""The newest version of the format: what :func:`loads` reads up to. :func:`dumps` writes the
+oldest version that holds the messages — 1 unless one carries attachments (version 2) — so a
+transcript without attachments stays readable by an affordance that knows only version 1."""
 
 MAX_DEPTH = 64
 """The deepest a value inside a message (a provider item, a call's arguments object) may nest,
@@ -55,11 +59,12 @@ _Path = tuple[str | int, ...]
 
 _TOP_FIELDS = ("format", "version", "messages")
 _ROLE_FIELDS: dict[str, tuple[str, ...]] = {
-    "user": ("role", "text"),
+    "user": ("role", "text", "attachments"),
     "assistant": ("role", "text", "tool_calls", "provider_items", "provider"),
-    "tool": ("role", "call_id", "name", "content", "is_error"),
+    "tool": ("role", "call_id", "name", "content", "is_error", "attachments"),
 }
 _CALL_FIELDS = ("id", "name", "arguments")
+_ATTACHMENT_FIELDS = ("type", "media_type", "data", "url", "name")
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -85,7 +90,8 @@ def to_data(messages: Sequence[Message]) -> dict[str, Any]:
     """``messages`` as the transcript document's JSON-like data (new dicts and lists, sharing
     nothing with the messages), for a caller that writes it inside JSON of its own."""
     written = [_message_data(message, ("messages", i)) for i, message in enumerate(messages)]
-    return {"format": FORMAT, "version": VERSION, "messages": written}
+    version = 2 if any("attachments" in message for message in written) else 1
+    return {"format": FORMAT, "version": version, "messages": written}
 
 
 def _message_data(message: object, path: _Path) -> dict[str, Any]:
@@ -95,10 +101,14 @@ def _message_data(message: object, path: _Path) -> dict[str, Any]:
         UserMessage,
     )
 
+    data: dict[str, Any]
     if isinstance(message, UserMessage):
-        return {"role": "user", "text": _string(message.text, (*path, "text"))}
+        data = {"role": "user", "text": _string(message.text, (*path, "text"))}
+        if message.attachments:
+            data["attachments"] = _attachments_data(message.attachments, path)
+        return data
     if isinstance(message, AssistantMessage):
-        data: dict[str, Any] = {"role": "assistant"}
+        data = {"role": "assistant"}
         if message.text is not None:
             data["text"] = _string(message.text, (*path, "text"))
         if message.tool_calls:
@@ -123,12 +133,43 @@ def _message_data(message: object, path: _Path) -> dict[str, Any]:
         }
         if _boolean(message.is_error, (*path, "is_error")):
             data["is_error"] = True
+        if message.attachments:
+            data["attachments"] = _attachments_data(message.attachments, path)
         return data
     raise TranscriptError(
         "expected a UserMessage, AssistantMessage or ToolResultMessage, got "
         f"{type(message).__qualname__}",
         path=path,
     )
+
+
+def _attachments_data(attachments: object, path: _Path) -> list[dict[str, Any]]:
+    """A message's attachments: ``{"type": "image"|"document", "media_type", "data"}`` (the
+    bytes in base64) or ``{"type", "url"}`` (with ``media_type`` when known), a document's
+    ``name`` when it has one."""
+    from affordance.attachments import Document, Image
+
+    path = (*path, "attachments")
+    if not isinstance(attachments, (tuple, list)):
+        raise TranscriptError(f"expected a tuple, got {_described(attachments)}", path=path)
+    written = []
+    for i, attachment in enumerate(attachments):
+        if not isinstance(attachment, (Image, Document)):
+            raise TranscriptError(
+                f"expected an Image or a Document, got {type(attachment).__qualname__}",
+                path=(*path, i),
+            )
+        data: dict[str, Any] = {"type": "image" if isinstance(attachment, Image) else "document"}
+        if attachment.media_type is not None:
+            data["media_type"] = attachment.media_type
+        if attachment.data is not None:
+            data["data"] = attachment.base64()
+        else:
+            data["url"] = attachment.url
+        if isinstance(attachment, Document) and attachment.name is not None:
+            data["name"] = attachment.name
+        written.append(data)
+    return written
 
 
 def _call_data(call: object, path: _Path) -> dict[str, Any]:
@@ -180,7 +221,7 @@ def from_data(data: Any) -> tuple[Message, ...]:
     messages = _required(data, "messages", ())
     if not isinstance(messages, (list, tuple)):
         raise TranscriptError(f"expected an array, got {_described(messages)}", path=("messages",))
-    return tuple(_message(item, ("messages", i)) for i, item in enumerate(messages))
+    return tuple(_message(item, ("messages", i), version) for i, item in enumerate(messages))
 
 
 def _version(data: Mapping[str, Any]) -> int:
@@ -194,7 +235,7 @@ def _version(data: Mapping[str, Any]) -> int:
     return version
 
 
-def _message(data: Any, path: _Path) -> Message:
+def _message(data: Any, path: _Path, version: int) -> Message:
     from affordance.runtime.model.messages import (
         AssistantMessage,
         ToolResultMessage,
@@ -212,11 +253,16 @@ def _message(data: Any, path: _Path) -> Message:
             f"unknown role {_described(role)}; expected 'user', 'assistant' or 'tool'",
             path=(*path, "role"),
         )
+    if version < 2:  # attachments came with version 2
+        fields = tuple(name for name in fields if name != "attachments")
     _check_fields(
         data, fields, path, "an assistant message" if role == "assistant" else f"a {role} message"
     )
     if role == "user":
-        return UserMessage(_string(_required(data, "text", path), (*path, "text")))
+        return UserMessage(
+            _string(_required(data, "text", path), (*path, "text")),
+            _attachments(data.get("attachments", ()), (*path, "attachments")),
+        )
     if role == "assistant":
         text = data.get("text")
         provider = data.get("provider")
@@ -239,7 +285,50 @@ def _message(data: Any, path: _Path) -> Message:
         name=_string(_required(data, "name", path), (*path, "name")),
         content=_string(_required(data, "content", path), (*path, "content")),
         is_error=_boolean(data.get("is_error", False), (*path, "is_error")),
+        attachments=_attachments(data.get("attachments", ()), (*path, "attachments")),
     )
+
+
+def _attachments(data: Any, path: _Path) -> tuple[Attachment, ...]:
+    from affordance.attachments import Document, Image
+    from affordance.errors import AttachmentError
+
+    read: list[Attachment] = []
+    for i, item in enumerate(_array(data, path)):
+        where = (*path, i)
+        if not isinstance(item, Mapping):
+            raise TranscriptError(
+                f"expected an attachment object, got {_described(item)}", path=where
+            )
+        _check_fields(item, _ATTACHMENT_FIELDS, where, "an attachment")
+        kind = _required(item, "type", where)
+        if kind not in ("image", "document"):
+            raise TranscriptError(
+                f"expected 'image' or 'document', got {_described(kind)}", path=(*where, "type")
+            )
+        if kind == "image" and "name" in item:
+            raise TranscriptError("an image has no name", path=(*where, "name"))
+        media_type = item.get("media_type")
+        fields: dict[str, Any] = {
+            "media_type": None
+            if media_type is None
+            else _string(media_type, (*where, "media_type"))
+        }
+        if "data" in item:
+            text = _string(item["data"], (*where, "data"))
+            try:
+                fields["data"] = base64.b64decode(text, validate=True)
+            except ValueError:
+                raise TranscriptError("expected base64", path=(*where, "data")) from None
+        if "url" in item:
+            fields["url"] = _string(item["url"], (*where, "url"))
+        if "name" in item:
+            fields["name"] = _string(item["name"], (*where, "name"))
+        try:
+            read.append(Image(**fields) if kind == "image" else Document(**fields))
+        except AttachmentError as error:
+            raise TranscriptError(str(error), path=where) from None
+    return tuple(read)
 
 
 def _call(data: Any, path: _Path) -> ToolCall:

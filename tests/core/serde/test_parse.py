@@ -13,7 +13,7 @@ from typing import Annotated, Any, Generic, Literal, NewType, Optional, TypeVar,
 
 import pytest
 
-from affordance.serde import MAX_DEPTH, ParseError, parse
+from affordance.serde import MAX_DEPTH, ParseError, dump, parse, schema
 from affordance.serde import _parse as parse_module
 
 T = TypeVar("T")
@@ -435,10 +435,23 @@ def test_newtype_parses_as_its_supertype() -> None:
 def test_unsupported_types_raise_type_error_naming_the_field() -> None:
     @dataclass
     class Holder:
-        blob: bytes
+        blob: complex
 
-    with pytest.raises(TypeError, match="field 'blob' of Holder: unsupported type bytes"):
+    with pytest.raises(TypeError, match="field 'blob' of Holder: unsupported type complex"):
         parse(Holder, {"blob": "x"})
+
+
+def test_bytes_travel_as_base64_text() -> None:
+    @dataclass
+    class Blob:
+        data: bytes
+
+    assert parse(Blob, {"data": "AAEC"}) == Blob(b"\x00\x01\x02")
+    assert parse(Blob, {"data": b"raw"}) == Blob(b"raw")
+    assert dump(Blob(b"\x00\x01\x02")) == {"data": "AAEC"}
+    assert schema(Blob)["properties"]["data"] == {"type": "string", "contentEncoding": "base64"}
+    with pytest.raises(ParseError, match="expected base64 text"):
+        parse(Blob, {"data": "not base64!"})
 
 
 def test_unresolvable_annotations_raise_type_error() -> None:

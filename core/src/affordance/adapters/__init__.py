@@ -108,6 +108,7 @@ from affordance.adapters.wire import (
     WireTransport,
     check_model,
 )
+from affordance.runtime.model.attachment_rules import AttachmentSupport
 from affordance.runtime.model.connection import Model
 from affordance.runtime.model.deltas import (
     Delta,
@@ -160,6 +161,7 @@ __all__ = [
     "TYPED_KEYWORDS",
     "Arguments",
     "AssistantMessage",
+    "AttachmentSupport",
     "ClientPair",
     "ConvertedSchema",
     "Delta",

@@ -8,6 +8,7 @@ exhaust Python's stack (a handler's result is as untrusted as a model's argument
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import datetime
@@ -92,6 +93,8 @@ def _dumper_for(kind: type) -> Dumper:
         return lambda obj, exclude_none, depth: obj.isoformat()
     if issubclass(kind, uuid.UUID | Decimal):
         return lambda obj, exclude_none, depth: str(obj)
+    if issubclass(kind, bytes):
+        return lambda obj, exclude_none, depth: base64.b64encode(obj).decode("ascii")
     if issubclass(kind, list | tuple):
         return _dump_sequence
     if issubclass(kind, set | frozenset):

@@ -6,6 +6,7 @@ The only coercions are lossless ones (int → float, 3.0 → 3, ISO strings → 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime
 import sys
@@ -144,6 +145,18 @@ def to_uuid(value: Any) -> uuid.UUID:
     raise InvalidValueError.expected("a UUID string", value)
 
 
+def to_bytes(value: Any) -> bytes:
+    """Bytes as they are, or their base64 text (how they travel in JSON)."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError:
+            pass
+    raise InvalidValueError.expected("base64 text", value)
+
+
 SCALAR_CONVERTERS: dict[type, Callable[[Any], Any]] = {
     bool: to_bool,
     int: to_int,
@@ -154,6 +167,7 @@ SCALAR_CONVERTERS: dict[type, Callable[[Any], Any]] = {
     datetime.date: to_date,
     datetime.time: to_time,
     uuid.UUID: to_uuid,
+    bytes: to_bytes,
 }
 
 

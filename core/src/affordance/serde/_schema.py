@@ -57,6 +57,7 @@ _SCALAR_SCHEMAS: dict[type, dict[str, Any]] = {
     datetime.date: {"type": "string", "format": "date"},
     datetime.time: {"type": "string", "format": "time"},
     uuid.UUID: {"type": "string", "format": "uuid"},
+    bytes: {"type": "string", "contentEncoding": "base64"},
 }
 _JSON_TYPE_NAMES: dict[type, str] = {
     bool: "boolean",

@@ -54,6 +54,7 @@ SCALAR_TYPES: frozenset[type] = frozenset(
         datetime.date,
         datetime.time,
         uuid.UUID,
+        bytes,
     }
 )
 _NUMBERS: frozenset[type] = frozenset({int, float, Decimal})

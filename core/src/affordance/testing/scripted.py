@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from affordance.adapters import (
+    AttachmentSupport,
     Delta,
     ModelRequest,
     ProviderAdapter,
@@ -22,6 +23,7 @@ from affordance.adapters import (
     ToolCall,
     Usage,
 )
+from affordance.attachments import DOCUMENT_MEDIA_TYPES, IMAGE_MEDIA_TYPES
 from affordance.runtime import ToolExecutor
 from affordance.runtime.model import deltas_of
 from affordance.tools import HostedToolCodec
@@ -68,6 +70,12 @@ class ScriptedModel(ProviderModel):
     """The model of a :class:`ScriptedAdapter`: answers from the script, keeps the requests."""
 
     name = "scripted"
+    attachment_support = AttachmentSupport(
+        user=IMAGE_MEDIA_TYPES | DOCUMENT_MEDIA_TYPES,
+        tool_result=IMAGE_MEDIA_TYPES | DOCUMENT_MEDIA_TYPES,
+        by_url=frozenset({"image", "document"}),
+    )
+    """A script carries every attachment, anywhere (what its requests record is checked)."""
 
     def __init__(
         self,

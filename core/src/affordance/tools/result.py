@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from affordance._fastinit import fast_init
+from affordance.attachments import Attachment  # at run time: durable runs read the hints
 
 __all__ = ["OK", "ToolRenderableResult", "ToolResult", "render_value"]
 
@@ -33,17 +34,21 @@ class ToolResult(Generic[PayloadT]):
     ``message`` is short guidance for the model; ``value`` is the typed payload handed to the
     program, rendered for the model by :meth:`render`. ``success`` is the flag reducers and
     telemetry trust. With ``exclude_value_from_context`` the model sees only the message while
-    the value still reaches the session and events.
+    the value still reaches the session and events. ``attachments`` (``affordance.Image``,
+    ``affordance.Document``) go to the model with the result's text.
     """
 
     message: str
     value: PayloadT | None = None
     success: bool = True
     exclude_value_from_context: bool = False
+    attachments: tuple[Attachment, ...] = ()
 
     @classmethod
-    def ok(cls, value: ValueT, message: str = OK) -> ToolResult[ValueT]:
-        return ToolResult(message=message, value=value)
+    def ok(
+        cls, value: ValueT, message: str = OK, *, attachments: tuple[Attachment, ...] = ()
+    ) -> ToolResult[ValueT]:
+        return ToolResult(message=message, value=value, attachments=tuple(attachments))
 
     @classmethod
     def error(cls, message: str, value: ValueT | None = None) -> ToolResult[ValueT]:

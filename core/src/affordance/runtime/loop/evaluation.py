@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, TypeVar
 
 from affordance._ids import new_id
+from affordance.attachments import DEFAULT_MAX_ATTACHMENT_BYTES
 from affordance.clock import Deadline
 from affordance.errors import (
     OutputAttempt,
@@ -36,6 +37,7 @@ from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, r
 from affordance.runtime.loop.hosted_waiting import HostedApprovalReader, HostedWaiting
 from affordance.runtime.loop.turn_calls import TurnCalls, refuse_shared_ids
 from affordance.runtime.loop.usage_split import added, priced, split, switch_events
+from affordance.runtime.model.attachment_rules import admitted, refuse_unfit, support_of
 from affordance.runtime.model.compaction import HistoryHook, compacted
 from affordance.runtime.model.connection import Model
 from affordance.runtime.model.limits import Crossing, UsageLimits
@@ -76,6 +78,7 @@ from affordance.tools.hosted import HostedTool, HostedToolOutput
 from affordance.tools.tool import Tool
 
 if TYPE_CHECKING:
+    from affordance.attachments import Attachment
     from affordance.prompt.overrides.document import PromptOverrides
     from affordance.prompt.overrides.store import OverridesStore
 
@@ -194,7 +197,28 @@ class Evaluation(Generic[OutputT]):
     # -- driving ---------------------------------------------------------------------------
 
     def start(self) -> Action:
+        if any(getattr(m, "attachments", ()) for m in self._caller_messages):
+            refuse_unfit(
+                self._caller_messages,
+                support_of(self.adapter.connection),
+                self._attachment_limit(),
+                provider=self.adapter.connection.name,
+                prompt_name=self.prompt.name,
+            )
         return self._next_request()
+
+    def _attachment_limit(self) -> int | None:
+        limit: int | None = getattr(
+            self.adapter, "max_attachment_bytes", DEFAULT_MAX_ATTACHMENT_BYTES
+        )
+        return limit
+
+    def _admit(self, attachments: object) -> tuple[tuple[Attachment, ...], str]:
+        """What of a tool result's attachments the request carries (see ``admitted``)."""
+        connection = self.adapter.connection
+        return admitted(
+            attachments, support_of(connection), self._attachment_limit(), provider=connection.name
+        )
 
     def on_turn(self, turn: ProviderTurn) -> Action:
         """Consume the model's answer: finish, or decide what to do with its tool calls."""
@@ -317,7 +341,7 @@ class Evaluation(Generic[OutputT]):
     # -- closing a turn ----------------------------------------------------------------------
 
     def _close_turn(self) -> Action:
-        terminal_result = self._calls.close(self._transcript, self.tool_results)
+        terminal_result = self._calls.close(self._transcript, self.tool_results, self._admit)
         if terminal_result is not None and terminal_result.success:
             overrides = requested_overrides(terminal_result.value)
             if overrides and self.expansions < self.max_expansions:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
+from affordance.attachments import DEFAULT_MAX_ATTACHMENT_BYTES
 from affordance.clock import Deadline
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
@@ -77,7 +78,8 @@ class Evaluator:
     only and later turns use ``"auto"`` (otherwise the model could never answer).
     ``parallel_tool_calls=False`` asks for at most one call per turn where the provider allows it.
     ``prices`` prices each turn's usage (``Usage.cost``); runs with a cost limit use
-    ``genai-prices`` when none is given.
+    ``genai-prices`` when none is given. ``max_attachment_bytes`` bounds each image or document
+    a request carries (``None``: no bound; see ``affordance.attachments``).
     """
 
     name: ClassVar[str] = "provider"
@@ -93,6 +95,7 @@ class Evaluator:
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
         prices: Prices | None = None,
+        max_attachment_bytes: int | None = DEFAULT_MAX_ATTACHMENT_BYTES,
     ) -> None:
         if open_sections not in ("apply", "return"):
             raise ValueError(f"open_sections must be 'apply' or 'return', got {open_sections!r}")
@@ -115,6 +118,7 @@ class Evaluator:
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
         self.prices = prices
+        self.max_attachment_bytes = max_attachment_bytes
 
     # -- the model: its own, or the one it holds ---------------------------------------------
 

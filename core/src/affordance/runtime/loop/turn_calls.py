@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affordance.errors import PromptEvaluationError
 from affordance.prompt.disclosure import disclosure_request
@@ -40,6 +40,9 @@ from affordance.runtime.record.events import (
 from affordance.runtime.record.response import ToolCallResult
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from affordance.attachments import Attachment
 
 __all__ = ["TurnCalls", "refuse_shared_ids"]
 
@@ -286,19 +289,38 @@ class TurnCalls:
         return prepared, again
 
     def close(
-        self, transcript: list[Message], results: list[ToolCallResult]
+        self,
+        transcript: list[Message],
+        results: list[ToolCallResult],
+        admit: Callable[[object], tuple[tuple[Attachment, ...], str]] | None = None,
     ) -> ToolResult[Any] | None:
         """Append the turn's tool messages to ``transcript`` and its results to ``results``, in
-        call order; the result of the terminal call, when one ran."""
+        call order; the result of the terminal call, when one ran. ``admit`` decides which of a
+        result's attachments its message carries and what the model is told of the others."""
         terminal_result = None
         for slot in self._slots:
             outcome, content = slot.outcome, slot.content
             assert outcome is not None
             assert content is not None
             prepared, result = outcome.prepared, outcome.result
-            transcript.append(
-                ToolResultMessage(prepared.call.id, prepared.call.name, content, not result.success)
-            )
+            attachments = result.attachments
+            if type(attachments) is not tuple or attachments:  # a handler's: anything at all
+                kept, note = admit(attachments) if admit is not None else ((), "")
+                transcript.append(
+                    ToolResultMessage(
+                        prepared.call.id,
+                        prepared.call.name,
+                        content + note,
+                        not result.success,
+                        kept,
+                    )
+                )
+            else:
+                transcript.append(
+                    ToolResultMessage(
+                        prepared.call.id, prepared.call.name, content, not result.success
+                    )
+                )
             results.append(ToolCallResult(prepared.call, result, prepared.params, self._turn))
             if self._terminal is not None and prepared is self._terminal:
                 terminal_result = result

@@ -18,7 +18,9 @@ The runtime's lowest room; it knows nothing of tools running, events or the loop
 - ``hosted_approvals``: reading the approvals a response's hosted tools wait for, and writing
   the caller's answers, through their codecs;
 - ``fallback``: :class:`FallbackModel`, a model made of models — a request one fails goes to
-  the next.
+  the next;
+- ``attachment_rules``: :class:`AttachmentSupport`, the images and documents a model carries,
+  and what a run does with the ones it cannot (refuse the caller's, leave a tool's out).
 """
 
 from affordance.runtime.model.compaction import (

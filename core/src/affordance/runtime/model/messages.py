@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from affordance._fastinit import fast_init
+from affordance.attachments import Attachment  # at run time: durable runs read the hints
 
 __all__ = ["AssistantMessage", "Message", "ToolCall", "ToolResultMessage", "UserMessage"]
 
@@ -28,7 +29,11 @@ class ToolCall:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class UserMessage:
+    """What the user (or the caller) says: ``text``, and ``attachments`` — images and
+    documents (``affordance.Image``, ``affordance.Document``) — sent with it."""
+
     text: str
+    attachments: tuple[Attachment, ...] = ()
 
 
 @fast_init
@@ -48,12 +53,14 @@ class AssistantMessage:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ToolResultMessage:
-    """The answer to one tool call, as text the model reads."""
+    """The answer to one tool call, as text the model reads, and the ``attachments`` of the
+    tool's result (a chart, a page it fetched)."""
 
     call_id: str
     name: str
     content: str
     is_error: bool = False
+    attachments: tuple[Attachment, ...] = ()
 
 
 Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage
