@@ -3,9 +3,12 @@
 :class:`MCPToolOutput` keeps everything the server sent — each content block as a typed part,
 the ``structuredContent`` (already checked by the SDK against the tool's ``outputSchema``), the
 error flag — and renders the text the model reads: the text parts, a short description of each
-image, audio or resource part (until prompts carry multimodal parts), the structured content as
-JSON when there is no text. Past ``max_chars`` the model's text is cut in the middle, head and
-tail kept, and says so; the whole output stays in the value for the program.
+image, audio or resource part, the structured content as JSON when there is no text. Past
+``max_chars`` the model's text is cut in the middle, head and tail kept, and says so; the whole
+output stays in the value for the program. :meth:`MCPToolOutput.attachments` are the parts the
+model can also see as they are — images (PNG, JPEG, GIF, WebP) and embedded PDF or text
+documents — which the tool's result carries to the provider (``affordance.Image`` and
+``affordance.Document``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types
+
+from affordance import AttachmentError, Document, Image
 
 __all__ = [
     "BinaryPart",
@@ -80,6 +85,8 @@ class ResourcePart:
 
 Part = TextPart | BinaryPart | ResourcePart
 
+_DOCUMENT_TYPES = ("application/pdf", "text/plain")
+
 
 @dataclass(frozen=True, slots=True)
 class MCPToolOutput:
@@ -102,6 +109,30 @@ class MCPToolOutput:
     def render(self) -> str:
         text = self.text
         return text if self.max_chars is None else cut_middle(text, self.max_chars)
+
+    def attachments(self) -> tuple[Image | Document, ...]:
+        """The images and embedded documents among the parts, as attachments for the model
+        (a part of a type no provider takes, or whose bytes do not fit its type, stays text)."""
+        found: list[Image | Document] = []
+        for part in self.parts:
+            try:
+                attachment = _attachment(part)
+            except AttachmentError:
+                continue
+            if attachment is not None:
+                found.append(attachment)
+        return tuple(found)
+
+
+def _attachment(part: Part) -> Image | Document | None:
+    if isinstance(part, BinaryPart) and part.kind == "image":
+        return Image(data=part.data, media_type=part.media_type)
+    if isinstance(part, ResourcePart) and part.blob is not None:
+        if part.media_type not in _DOCUMENT_TYPES:
+            return None
+        name = part.uri.rsplit("/", 1)[-1] or None
+        return Document(data=part.data, media_type=part.media_type, name=name)
+    return None
 
 
 def cut_middle(text: str, limit: int) -> str:

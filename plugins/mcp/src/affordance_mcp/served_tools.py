@@ -28,7 +28,9 @@ from typing import Any
 from mcp import types
 
 from affordance import (
+    Document,
     EventBus,
+    Image,
     PromptTemplate,
     RenderedPrompt,
     SectionPath,
@@ -118,12 +120,49 @@ class ServedTools:
     def _answer(self, outcome: CallOutcome) -> types.CallToolResult:
         result = outcome.result
         content: list[types.ContentBlock] = [
-            types.TextContent(type="text", text=result.model_text(outcome.rendered))
+            types.TextContent(type="text", text=result.model_text(outcome.rendered)),
+            *_attachment_blocks(result.attachments),
         ]
         structured = result.success and outcome.prepared.call.name in self._structured
         if structured and result.value is not None:
             return types.CallToolResult(content=content, structured_content=dump(result.value))
         return types.CallToolResult(content=content, is_error=not result.success)
+
+
+def _attachment_blocks(attachments: object) -> list[types.ContentBlock]:
+    """A result's images as image blocks and its documents as embedded resources (``uri``
+    ``attachment:///<name>``); one given by URL as a link to it. A handler's attachments are
+    anything at all: what is neither an ``Image`` nor a ``Document`` is left out."""
+    if not isinstance(attachments, (tuple, list)):
+        return []
+    blocks: list[types.ContentBlock] = []
+    for attachment in attachments:
+        if isinstance(attachment, Image):
+            if attachment.data is not None and attachment.media_type is not None:
+                blocks.append(
+                    types.ImageContent(
+                        type="image", data=attachment.base64(), mime_type=attachment.media_type
+                    )
+                )
+            elif attachment.url is not None:
+                blocks.append(
+                    types.ResourceLink(type="resource_link", uri=attachment.url, name="image")
+                )
+        elif isinstance(attachment, Document):
+            if attachment.data is not None:
+                resource = types.BlobResourceContents(
+                    uri=f"attachment:///{attachment.filename}",
+                    mime_type=attachment.media_type,
+                    blob=attachment.base64(),
+                )
+                blocks.append(types.EmbeddedResource(type="resource", resource=resource))
+            elif attachment.url is not None:
+                blocks.append(
+                    types.ResourceLink(
+                        type="resource_link", uri=attachment.url, name=attachment.filename
+                    )
+                )
+    return blocks
 
 
 def fully_opened(prompt: PromptTemplate[Any], params: Sequence[Any]) -> RenderedPrompt[Any]:

@@ -151,6 +151,6 @@ def _handler(
                 success=False,
                 exclude_value_from_context=True,
             )
-        return ToolResult(message="", value=output)
+        return ToolResult(message="", value=output, attachments=output.attachments())
 
     return call_mcp_tool

@@ -3,10 +3,20 @@ text the provider gets — images described, long text cut to its head and tail.
 
 from __future__ import annotations
 
+import base64
+
 from mcp_client_support import CALL_TIMEOUT, evaluate, prompt_of, tool_messages
 
+from affordance import Document, Image
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
-from affordance_mcp import BinaryPart, MCPConnection, MCPSection, MCPToolOutput, TextPart
+from affordance_mcp import (
+    BinaryPart,
+    MCPConnection,
+    MCPSection,
+    MCPToolOutput,
+    ResourcePart,
+    TextPart,
+)
 
 TINY_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -54,7 +64,9 @@ def test_structured_content_that_breaks_its_output_schema_fails_and_the_run_goes
     assert response.text == "done"
 
 
-def test_an_image_is_a_binary_part_and_described_to_the_model(toolbox: MCPConnection) -> None:
+def test_an_image_is_a_binary_part_described_and_attached_for_the_model(
+    toolbox: MCPConnection,
+) -> None:
     section = MCPSection(toolbox, title="Toolbox", call_timeout=CALL_TIMEOUT)
     adapter = ScriptedAdapter([tool_calls(tool_call("picture")), text("a pixel")])
 
@@ -67,6 +79,25 @@ def test_an_image_is_a_binary_part_and_described_to_the_model(toolbox: MCPConnec
     assert (part.kind, part.media_type, part.data) == ("image", "image/png", TINY_PNG)
     (message,) = tool_messages(adapter)
     assert message.content == f"[image image/png, {len(TINY_PNG)} bytes]"
+    assert message.attachments == (Image(data=TINY_PNG, media_type="image/png"),)
+
+
+def test_embedded_documents_are_attached_and_other_parts_stay_text() -> None:
+    pdf = base64.b64encode(b"%PDF-1.7 tiny").decode()
+    output = MCPToolOutput(
+        server="s",
+        tool="t",
+        parts=(
+            ResourcePart("file:///reports/q3.pdf", "application/pdf", blob=pdf),
+            ResourcePart("file:///a.csv", "text/csv", blob="YSxi"),
+            BinaryPart("image", "image/svg+xml", "PHN2Zy8+"),
+            BinaryPart("audio", "audio/wav", "UklGRg=="),
+            TextPart("hello"),
+        ),
+    )
+    assert output.attachments() == (
+        Document(data=b"%PDF-1.7 tiny", media_type="application/pdf", name="q3.pdf"),
+    )
 
 
 def test_a_five_megabyte_text_reaches_the_model_cut_and_the_program_whole(

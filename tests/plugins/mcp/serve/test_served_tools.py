@@ -4,6 +4,7 @@ what a call answers (``affordance_mcp.served_tools``)."""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import mcp
@@ -14,10 +15,13 @@ from mcp_serve_support import MODES, PROTOCOL_OF_MODE, run, text_of
 
 from affordance import (
     AllowList,
+    Document,
+    Image,
     MarkdownSection,
     PromptTemplate,
     SectionVisibility,
     ToolExecutor,
+    ToolResult,
     tool,
 )
 from affordance.serde import schema
@@ -247,3 +251,44 @@ def test_summarized_sections_are_opened_down_to_the_innermost() -> None:
 
     assert [tool.name for tool in rendered.tools] == ["get_task"]
     assert rendered.summarized == ()
+
+
+def test_a_results_images_and_documents_are_served_as_image_and_resource_blocks(
+    mode: str,
+) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 8
+
+    @tool
+    def chart() -> ToolResult[str]:
+        """Draw the chart."""
+        return ToolResult.ok(
+            "drawn",
+            attachments=(
+                Image(data=png),
+                Document(data=b"%PDF-1.7 x", name="report.pdf"),
+                Image(url="https://example.com/c.png"),
+            ),
+        )
+
+    prompt = PromptTemplate(
+        key="charts", sections=[MarkdownSection(title="Charts", template="Draw.", tools=[chart])]
+    )
+    results: list[types.CallToolResult] = []
+
+    async def test() -> None:
+        async with mcp.Client(server_for(prompt), mode=mode) as client:
+            results.append(await client.call_tool("chart", {}))
+
+    run(test)
+    (result,) = results
+    text_block, image, document, link = result.content
+    assert isinstance(text_block, types.TextContent)
+    assert text_block.text == "drawn"
+    assert isinstance(image, types.ImageContent)
+    assert (image.mime_type, base64.b64decode(image.data)) == ("image/png", png)
+    assert isinstance(document, types.EmbeddedResource)
+    assert isinstance(document.resource, types.BlobResourceContents)
+    assert str(document.resource.uri) == "attachment:///report.pdf"
+    assert base64.b64decode(document.resource.blob) == b"%PDF-1.7 x"
+    assert isinstance(link, types.ResourceLink)
+    assert str(link.uri) == "https://example.com/c.png"
