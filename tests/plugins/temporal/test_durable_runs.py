@@ -5,6 +5,7 @@ runs, failures as ``evaluate`` raises them, and activities routed by task queue.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import subprocess
 import sys
@@ -31,7 +32,15 @@ from durable_app import (
 )
 from temporalio.client import Client
 
-from affordance import PromptEvaluationError, PromptResponse, UsageLimits, approve, deny
+from affordance import (
+    FileOverridesStore,
+    PromptEvaluationError,
+    PromptResponse,
+    UsageLimits,
+    approve,
+    deny,
+)
+from affordance.prompt.overrides import seed_overrides
 from affordance.runtime.record.confirmation import PendingConfirmation
 from affordance.testing import comparable, comparable_calls
 from affordance_temporal import DurableRunHandle, RunOptions, durable_worker, start_run
@@ -542,3 +551,56 @@ def test_cancelling_a_wait_for_a_run_cancels_the_waiting_task(
         return cancelled
 
     assert asyncio.run(scenario())
+
+
+def test_a_durable_run_applies_the_prompt_overrides_it_was_started_with(
+    temporal_server: DevServer, tmp_path: Path, task_queue: str
+) -> None:
+    """The store is read once, at the start: the document travels in the workflow's input and
+    the worker's requests carry the overridden section text and tool description."""
+    ledger = Ledger(tmp_path / "d.db")
+    prompt = make_registry(ledger).prompt(PROMPT)
+    seeded = seed_overrides(prompt)
+    store = FileOverridesStore(tmp_path / "overrides")
+    store.save(
+        dataclasses.replace(
+            seeded,
+            sections={
+                **seeded.sections,
+                "notes": dataclasses.replace(
+                    seeded.sections["notes"], template="Keep careful notes."
+                ),
+            },
+            tools={
+                **seeded.tools,
+                "add_note": dataclasses.replace(
+                    seeded.tools["add_note"], description="Save one short note."
+                ),
+            },
+        )
+    )
+    adapter = make_adapter()
+
+    async def scenario() -> PromptResponse[Any]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=adapter):
+            handle = await start_run(
+                client,
+                registry,
+                PROMPT,
+                Task("save"),
+                task_queue=task_queue,
+                workflow_id=workflow_id(),
+                overrides=store,
+            )
+            return await handle.result()
+
+    response = asyncio.run(scenario())
+
+    assert response.text is not None
+    assert len(adapter.requests) == 2
+    for request in adapter.requests:
+        assert "Keep careful notes." in request.rendered.text
+        add_note = next(tool for tool in request.tools if tool.name == "add_note")
+        assert add_note.description == "Save one short note."

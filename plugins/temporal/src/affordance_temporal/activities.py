@@ -50,6 +50,7 @@ from affordance_temporal.boundary import (
     ToolCallInput,
     decode_overrides,
     decode_params,
+    decode_texts,
     from_data,
     to_data,
 )
@@ -197,7 +198,11 @@ class DurableActivities:
             return cached
         prompt = self.registry.prompt(ref.name)
         params = decode_params(prompt, ref)
-        rendered = prompt.render(*params, visibility_overrides=decode_overrides(ref.overrides))
+        rendered = prompt.render(
+            *params,
+            visibility_overrides=decode_overrides(ref.overrides),
+            overrides=decode_texts(ref),
+        )
         self._renders[key] = (prompt, rendered)
         if len(self._renders) > _RENDER_CACHE_SIZE:
             self._renders.popitem(last=False)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, cast
 
-from affordance import PromptTemplate, SectionVisibility, UsageLimits
+from affordance import PromptOverrides, PromptTemplate, SectionVisibility, UsageLimits
 from affordance.adapters import NO_USAGE, Message, ProviderTurn, ToolCall, Usage
 from affordance.prompt import SectionPath
 from affordance.serde import FieldError, ParseError, dump, parse
@@ -69,11 +69,14 @@ class ParamsData:
 
 @dataclass(frozen=True, slots=True)
 class PromptRef:
-    """A prompt by its registry name, and what it is rendered with."""
+    """A prompt by its registry name, and what it is rendered with: ``params``, visibility
+    ``overrides`` and ``texts``, the prompt overrides document the run was started with (its
+    JSON form, read once by the client: the worker applies what the caller's store held then)."""
 
     name: str
     params: tuple[ParamsData, ...] = ()
     overrides: Overrides = ()
+    texts: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,13 +302,21 @@ def prompt_ref(
     name: str,
     params: Sequence[Any] = (),
     overrides: Mapping[SectionPath, SectionVisibility] | None = None,
+    texts: PromptOverrides | None = None,
 ) -> PromptRef:
-    """A reference to registry prompt ``name`` rendered with ``params`` and ``overrides``."""
+    """A reference to registry prompt ``name`` rendered with ``params``, visibility
+    ``overrides`` and the prompt overrides ``texts``."""
     return PromptRef(
         name=name,
         params=tuple(ParamsData(type_name(type(value)), dump(value)) for value in params),
         overrides=encode_overrides(overrides),
+        texts=None if texts is None else texts.to_json(),
     )
+
+
+def decode_texts(ref: PromptRef) -> PromptOverrides | None:
+    """The prompt overrides ``ref`` carries, if any."""
+    return None if ref.texts is None else PromptOverrides.from_json(dict(ref.texts))
 
 
 def decode_params(prompt: PromptTemplate[Any], ref: PromptRef) -> tuple[Any, ...]:

@@ -22,7 +22,14 @@ from temporalio.client import (
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
-from affordance import PromptResponse, SectionPath, SectionVisibility, UsageLimits
+from affordance import (
+    OverridesStore,
+    PromptOverrides,
+    PromptResponse,
+    SectionPath,
+    SectionVisibility,
+    UsageLimits,
+)
 from affordance.adapters import Message
 from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult
 from affordance.serde import ParseError
@@ -70,6 +77,8 @@ async def start_run(
     options: RunOptions | None = None,
     run_id: str | None = None,
     limits: UsageLimits | None = None,
+    overrides: OverridesStore | PromptOverrides | None = None,
+    overrides_tag: str = "latest",
     **start_options: Any,
 ) -> DurableRunHandle:
     """Start a durable evaluation of registry prompt ``prompt`` — ``evaluate``'s arguments,
@@ -77,15 +86,24 @@ async def start_run(
     (``id_conflict_policy``, ``execution_timeout``, ``memo``...). A run that reaches one of its
     ``limits`` fails with a ``PromptEvaluationError`` of phase ``limits`` naming the limit (a
     durable run is not resumed past a limit: start another with its ``messages``). A cost limit
-    is refused (``ValueError``): the workflow cannot price turns yet."""
-    registry.prompt(prompt)  # an unknown name fails here, not in a worker
+    is refused (``ValueError``): the workflow cannot price turns yet. ``overrides`` (a store,
+    read now under ``overrides_tag``, or a document) change the prompt's texts for the whole
+    run, as ``evaluate(overrides=...)`` does: the document goes in the workflow's input, so a
+    store edited during the run does not change it."""
+    template = registry.prompt(prompt)  # an unknown name fails here, not in a worker
+    texts = None
+    if isinstance(overrides, PromptOverrides):
+        texts = overrides
+        template.applied_overrides(texts)  # one for another prompt fails here
+    elif overrides is not None:
+        texts = overrides.load(template.ns, template.key, overrides_tag)
     if limits is not None and limits.cost is not None:
         raise ValueError(
             "a durable run cannot hold a cost limit yet: its workflow cannot price turns "
             "(genai-prices does not run in Temporal's sandbox); limit its tokens instead"
         )
     run_input = RunInput(
-        prompt=prompt_ref(prompt, params, visibility_overrides),
+        prompt=prompt_ref(prompt, params, visibility_overrides, texts),
         messages=tuple(messages),
         options=options if options is not None else RunOptions(),
         run_id=run_id,

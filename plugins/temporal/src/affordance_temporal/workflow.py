@@ -59,6 +59,7 @@ with workflow.unsafe.imports_passed_through():
         ToolCallInput,
         decode_overrides,
         decode_params,
+        decode_texts,
         encode_overrides,
         from_data,
         to_data,
@@ -246,6 +247,7 @@ class _Driver:
             executor=self.executor,
             messages=run_input.messages,
             visibility_overrides=decode_overrides(self.ref.overrides) or None,
+            overrides=decode_texts(self.ref),
             max_turns=options.max_turns,
             max_expansions=options.max_expansions if options.open_sections == "apply" else 0,
             deadline=self.deadline,
@@ -347,7 +349,9 @@ class _Driver:
         )
 
     def _ref(self, overrides: Mapping[Any, Any]) -> PromptRef:
-        return PromptRef(self.ref.name, self.ref.params, encode_overrides(overrides))
+        return PromptRef(
+            self.ref.name, self.ref.params, encode_overrides(overrides), self.ref.texts
+        )
 
     def _deadline_at(self) -> float | None:
         return None if self.deadline is None else self.deadline.expires_at
