@@ -128,7 +128,12 @@ def resolve(prompt: OverridablePrompt, overrides: PromptOverrides) -> AppliedOve
     for dotted, entry in overrides.sections.items():
         path = tuple(dotted.split("."))
         section = sections.get(path)
-        problem = _section_problem(prompt, path, section, entry.original_hash)
+        problem = _problem(
+            "section",
+            None if section is None else section_hash(section),
+            prompt.section(path) is not None,
+            entry.original_hash,
+        )
         if problem is None:
             assert section is not None
             try:
@@ -145,7 +150,12 @@ def resolve(prompt: OverridablePrompt, overrides: PromptOverrides) -> AppliedOve
     replaced: dict[int, tuple[Tool[Any, Any], Tool[Any, Any]]] = {}
     for name, tool_entry in overrides.tools.items():
         tool = tools.get(name)
-        problem = _tool_problem(prompt, name, tool, tool_entry.original_hash)
+        problem = _problem(
+            "tool",
+            None if tool is None else tool_hash(tool),
+            any(candidate.name == name for candidate in prompt.tools()),
+            tool_entry.original_hash,
+        )
         if problem is None:
             assert tool is not None
             try:
@@ -183,32 +193,18 @@ def _section_templates(
     return body, summary
 
 
-def _section_problem(
-    prompt: OverridablePrompt,
-    path: SectionPath,
-    section: Section[Any] | None,
-    written_against: str,
+def _problem(
+    what: str, current: str | None, declared: bool, written_against: str
 ) -> tuple[SkipReason, str] | None:
-    if section is None:
-        if prompt.section(path) is None:
-            return "unknown", "the prompt has no section at this path"
-        return "refused", "the section, or one above it, has accepts_overrides=False"
-    current = section_hash(section)
+    """Why an override of a ``what`` ("section" or "tool") cannot apply: the target's hash is
+    ``current`` (``None``: not among the overridable ones; ``declared``: the prompt has it)."""
+    if current is None:
+        if not declared:
+            absent = "no section at this path" if what == "section" else "no tool of this name"
+            return "unknown", f"the prompt declares {absent}"
+        return "refused", f"the {what}, or a section above it, has accepts_overrides=False"
     if current != written_against:
-        return "stale", _stale(written_against, current, "section")
-    return None
-
-
-def _tool_problem(
-    prompt: OverridablePrompt, name: str, tool: Tool[Any, Any] | None, written_against: str
-) -> tuple[SkipReason, str] | None:
-    if tool is None:
-        if all(candidate.name != name for candidate in prompt.tools()):
-            return "unknown", "the prompt declares no tool of this name"
-        return "refused", "the tool, or a section above it, has accepts_overrides=False"
-    current = tool_hash(tool)
-    if current != written_against:
-        return "stale", _stale(written_against, current, "tool")
+        return "stale", _stale(written_against, current, what)
     return None
 
 
