@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FACADES = (
     "affordance",
     "affordance.adapters",
+    "affordance.attachments",
     "affordance.cli",
     "affordance.clock",
     "affordance.errors",

@@ -80,6 +80,7 @@ EXPECTED_BLOCKS = {
     "plugins/google/README.md": 1,
     "plugins/mcp/README.md": 1,
     "plugins/openai/README.md": 1,
+    "plugins/otel/README.md": 1,
     "plugins/temporal/README.md": 1,
     "plugins/web-search/README.md": 1,
 }
@@ -232,6 +233,11 @@ def openai_plugin(providers: Providers) -> list[str]:
     return ["It is sunny and 24 °C in Paris.\nParis: sunny, 24 °C.\n"]
 
 
+def otel_plugin(providers: Providers) -> list[str]:
+    providers.openai.script(RESPONSES_PATH, response_text("Hello!"))
+    return ["Hello!\nchat gpt-4.1 5\ninvoke_agent greet 5\n"]
+
+
 def anthropic_plugin(providers: Providers) -> list[str]:
     providers.anthropic.script(
         MESSAGES_PATH,
@@ -316,6 +322,7 @@ SCENARIOS: dict[str, Scenario] = {
     "plugins/google/README.md-block1": google_plugin,
     "plugins/mcp/README.md-block1": mcp_plugin,
     "plugins/openai/README.md-block1": openai_plugin,
+    "plugins/otel/README.md-block1": otel_plugin,
     "plugins/temporal/README.md-block1": temporal_plugin,
     "plugins/web-search/README.md-block1": web_search_plugin,
 }

@@ -94,6 +94,8 @@ _EXPORTS: dict[str, str] = {
     "AttachmentTooLargeError": "affordance.errors",
     "UnsupportedAttachmentError": "affordance.errors",
     "OverrideSkipped": "affordance.runtime.record.events",
+    "ToolHandlerStarted": "affordance.runtime.record.events",
+    "ToolAttemptFailed": "affordance.runtime.record.events",
     "OverridesError": "affordance.errors",
     "OverridesStore": "affordance.prompt.overrides.store",
     "FileOverridesStore": "affordance.prompt.overrides.store",
@@ -185,6 +187,7 @@ __all__ = [
     "StreamEvent",
     "TextDelta",
     "Tool",
+    "ToolAttemptFailed",
     "ToolCallArgumentsDelta",
     "ToolCallAudit",
     "ToolCallFinished",
@@ -194,6 +197,7 @@ __all__ = [
     "ToolExample",
     "ToolExecutor",
     "ToolHandler",
+    "ToolHandlerStarted",
     "ToolInvoked",
     "ToolRenderableResult",
     "ToolResult",
@@ -311,6 +315,8 @@ if TYPE_CHECKING:
         OverrideSkipped,
         PromptExecuted,
         PromptRendered,
+        ToolAttemptFailed,
+        ToolHandlerStarted,
         ToolInvoked,
     )
     from affordance.runtime.record.log_context import log_context

@@ -19,6 +19,7 @@ from affordance.runtime import (
     Session,
     ToolInvoked,
 )
+from affordance.runtime.record.events import ToolHandlerStarted
 from affordance.runtime.record.session import append, replace_latest, upsert_by
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
@@ -34,13 +35,17 @@ def test_an_evaluation_publishes_rendered_invoked_and_executed_events_in_order()
         EvaluationStarted,
         ModelRequestSent,
         ModelAnswered,
+        ToolHandlerStarted,
         ToolInvoked,
         ModelRequestSent,
         ModelAnswered,
         PromptExecuted,
     ]
-    invoked = seen[4]
+    started = seen[4]
+    assert isinstance(started, ToolHandlerStarted)
+    invoked = seen[5]
     assert isinstance(invoked, ToolInvoked)
+    assert (started.call_id, started.name, started.turn) == (invoked.call_id, "lookup", 1)
     assert (invoked.run_id, invoked.turn, invoked.success) == (response.run_id, 1, True)
     assert invoked.duration >= 0
     executed = seen[-1]

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolContext, ToolResult
 from affordance.adapters import ToolCall
-from affordance.runtime import ToolExecutor
+from affordance.runtime import EventBus, Session, ToolExecutor
 from affordance.serde import MAX_DEPTH
 from affordance.testing import FakeClock, ScriptedAdapter, text, tool_calls
 
@@ -115,8 +115,8 @@ def context(call_id: str) -> ToolContext:
         prompt=prompt,
         rendered_prompt=prompt.render(),
         adapter=None,
-        session=None,  # type: ignore[arg-type]
-        event_bus=None,  # type: ignore[arg-type]
+        session=Session(),
+        event_bus=EventBus(),
         run_id="run",
         turn=1,
         call_id=call_id,

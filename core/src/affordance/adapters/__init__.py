@@ -7,7 +7,8 @@ encoding, errors, retries, redaction) and the serializer roles.
 
 A provider plugin imports core only through the facades — this one, ``affordance``,
 ``affordance.plugins``, ``affordance.tools``, ``affordance.prompt``, ``affordance.runtime``,
-``affordance.serde``, ``affordance.errors`` and ``affordance.clock`` — never a module below
+``affordance.serde``, ``affordance.errors``, ``affordance.clock``, ``affordance.attachments``
+and ``affordance.transcript`` — never a module below
 them (an import-linter contract holds the shipped plugins to it): the modules may move, these
 names stay.
 """

@@ -8,7 +8,8 @@ calls of a turn run, wait for confirmation or are skipped is the loop's.
 - ``executor``: :class:`ToolExecutor` — lookup, policy, argument parsing and validation, the
   confirmation gate, the cache, then the handler with timeout and retries (``_attempts``),
   off the caller's thread where needed (``_offthread``, ``_coroutines``), with what it raises
-  kept inside the call (``_guard``) and a metadata-only log record (``_calllog``);
+  kept inside the call (``_guard``), a metadata-only log record (``_calllog``) and, when
+  someone watches, ``ToolHandlerStarted``/``ToolAttemptFailed`` (``_handler_events``);
 - ``prepared``: :class:`PreparedCall` and :class:`CallOutcome`, a call on its way through;
 - ``cache``, ``policy``: :class:`ResultCache`; :class:`ToolPolicy` and :class:`AllowList`;
 - ``failures``: the failed results the model reads, and :class:`ToolErrorInfo`;

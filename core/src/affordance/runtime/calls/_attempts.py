@@ -2,7 +2,8 @@
 tool's, the executor's default, never past the deadline), whether a failure is tried again and
 after how long, and the outcome. ``ToolExecutor.run`` and ``arun`` share it and differ only in
 how they wait and call the handler. It reads the executor's settings through
-:class:`AttemptSettings`, so this module does not import the executor that imports it.
+:class:`AttemptSettings`, so this module does not import the executor that imports it. A
+``watched`` call also publishes its handler events (``_handler_events``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from affordance.errors import ToolError, ToolValidationError
 from affordance.runtime.calls import failures
 from affordance.runtime.calls._calllog import log_overrun
 from affordance.runtime.calls._guard import HandlerEscape
+from affordance.runtime.calls._handler_events import publish_attempt_failed, publish_started
 from affordance.runtime.calls._offthread import HandlerTimeoutError
 from affordance.runtime.calls.context import ToolContext
 from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
@@ -54,10 +56,16 @@ class Attempts:
         "retry",
         "started",
         "tool",
+        "watched",
     )
 
     def __init__(
-        self, executor: AttemptSettings, prepared: PreparedCall, context: ToolContext
+        self,
+        executor: AttemptSettings,
+        prepared: PreparedCall,
+        context: ToolContext,
+        *,
+        watched: bool = False,
     ) -> None:
         tool = prepared.tool
         assert tool is not None
@@ -70,6 +78,9 @@ class Attempts:
         self.started = executor.clock.monotonic()
         self.attempt_started = self.started
         self.attempt = 0
+        self.watched = watched
+        if watched:
+            publish_started(prepared, context)
 
     def begin(self) -> float | CallOutcome | None:
         """Start an attempt: its timeout, or the outcome if the deadline has already passed."""
@@ -137,13 +148,18 @@ class Attempts:
             code, again = "invalid_arguments", False
         else:
             result, code, again = failures.handler_raised(name, error), type(error).__name__, False
+        step: float | CallOutcome
         if not again or self.attempt >= self.retry.max_attempts:
-            return self._outcome(result, code)
-        delay = self.retry.delay(self.attempt, self.executor.random_unit())
-        deadline = self.context.deadline
-        if deadline is not None and deadline.remaining() <= delay:
-            return self._outcome(result, code)
-        return delay
+            step = self._outcome(result, code)
+        else:
+            step = self.retry.delay(self.attempt, self.executor.random_unit())
+            deadline = self.context.deadline
+            if deadline is not None and deadline.remaining() <= step:
+                step = self._outcome(result, code)
+        if self.watched:
+            retrying = not isinstance(step, CallOutcome)
+            publish_attempt_failed(self.prepared, self.context, self.attempt, code, retrying)
+        return step
 
     def _outcome(
         self,

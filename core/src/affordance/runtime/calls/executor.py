@@ -5,7 +5,8 @@ The work is split so the sync and async drivers share every decision:
 gate, cache lookup) is pure; :meth:`ToolExecutor.run` / :meth:`ToolExecutor.arun` call the
 handler with timeout and retries (each attempt's decisions are ``_attempts.Attempts``');
 :meth:`ToolExecutor.finish` caches and logs. A call travels as a ``PreparedCall`` and ends as a
-``CallOutcome`` (``affordance.runtime.calls.prepared``, re-exported here).
+``CallOutcome`` (``affordance.runtime.calls.prepared``, re-exported here). A call someone
+watches (``ToolHandlerStarted``) runs in a copy of the caller's context (``_handler_events``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from affordance.runtime.calls._attempts import Attempts
 from affordance.runtime.calls._calllog import log_call
 from affordance.runtime.calls._coroutines import run_coroutine
 from affordance.runtime.calls._guard import await_guarded, call_guarded
+from affordance.runtime.calls._handler_events import arun_isolated, handler_watched, run_isolated
 from affordance.runtime.calls._offthread import (
     HandlerTimeoutError,
     await_in_thread,
@@ -144,7 +146,12 @@ class ToolExecutor:
         """Run a prepared call in this thread (a sync handler with a timeout gets a thread)."""
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        attempts = Attempts(self, prepared, context)
+        if handler_watched(context):
+            return run_isolated(lambda: self._run(Attempts(self, prepared, context, watched=True)))
+        return self._run(Attempts(self, prepared, context))
+
+    def _run(self, attempts: Attempts) -> CallOutcome:
+        prepared, context = attempts.prepared, attempts.context
         while True:
             timeout = attempts.begin()
             if isinstance(timeout, CallOutcome):
@@ -164,7 +171,14 @@ class ToolExecutor:
         """Run a prepared call on the event loop; sync handlers run in a worker thread."""
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
-        attempts = Attempts(self, prepared, context)
+        if handler_watched(context):
+            return await arun_isolated(self._arun(prepared, context, watched=True))
+        return await self._arun(prepared, context)
+
+    async def _arun(
+        self, prepared: PreparedCall, context: ToolContext, *, watched: bool = False
+    ) -> CallOutcome:
+        attempts = Attempts(self, prepared, context, watched=watched)
         while True:
             timeout = attempts.begin()
             if isinstance(timeout, CallOutcome):

@@ -38,7 +38,9 @@ from affordance.runtime.record.events import (
     OverrideSkipped,
     PromptExecuted,
     PromptRendered,
+    ToolAttemptFailed,
     ToolCallDenied,
+    ToolHandlerStarted,
     ToolInvoked,
 )
 from affordance.runtime.record.log_context import log_context
@@ -97,11 +99,13 @@ __all__ = [
     "Session",
     "StreamEvent",
     "TextDelta",
+    "ToolAttemptFailed",
     "ToolCallArgumentsDelta",
     "ToolCallDenied",
     "ToolCallFinished",
     "ToolCallResult",
     "ToolCallStarted",
+    "ToolHandlerStarted",
     "ToolInvoked",
     "TurnFinished",
     "UsageLimitExceeded",

@@ -3,6 +3,10 @@
 Handlers run synchronously in publish order. A handler that raises is logged and skipped; it
 never breaks the evaluation or the other handlers. Every session keeps the ``ToolInvoked`` and
 ``PromptExecuted`` events of its runs (:func:`~affordance.runtime.record.session.kept_by_default`).
+
+A process-wide observer (tracing, metrics: ``affordance-otel``) subscribes once with
+:meth:`EventBus.subscribe_every_bus` and then receives the events of every bus, made before or
+after; with none subscribed, a bus pays one global read per publish and nothing more.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
     from affordance.prompt.rendered import RenderedPrompt
     from affordance.runtime.model.turn import Usage
     from affordance.runtime.record.response import PromptResponse
+    from affordance.tools.tool import Tool
 
 __all__ = [
     "ConfirmationRequested",
@@ -40,7 +45,9 @@ __all__ = [
     "OverrideSkipped",
     "PromptExecuted",
     "PromptRendered",
+    "ToolAttemptFailed",
     "ToolCallDenied",
+    "ToolHandlerStarted",
     "ToolInvoked",
 ]
 
@@ -50,49 +57,104 @@ EventT = TypeVar("EventT")
 Handler = Callable[[Any], None]
 
 
-class EventBus:
-    """Type-keyed publish/subscribe; subscribing to ``object`` receives every event."""
+_EVERY_BUS: dict[type[Any], tuple[Handler, ...]] = {}
+"""Handlers of every bus (:meth:`EventBus.subscribe_every_bus`). Replaced, never changed in
+place, under ``_EVERY_BUS_LOCK``: a publish reads it without the lock."""
+_EVERY_BUS_WATCHES_REQUESTS = False
+_EVERY_BUS_LOCK = threading.Lock()
 
-    __slots__ = ("_handlers", "_lock", "watches_requests")
+
+class EventBus:
+    """Type-keyed publish/subscribe; subscribing to ``object`` receives every event.
+
+    A bus delivers to its own handlers, then to the process-wide ones of
+    :meth:`subscribe_every_bus`."""
+
+    __slots__ = ("_handlers", "_lock", "_watches_requests")
 
     def __init__(self) -> None:
         self._handlers: dict[type[Any], tuple[Handler, ...]] = {}
         self._lock = threading.Lock()
-        self.watches_requests = False
+        self._watches_requests = False
+
+    @property
+    def watches_requests(self) -> bool:
         """A handler would receive a run's request events (``REQUEST_EVENTS``): runs build
-        them only then. Stays true once set."""
+        them only then. Stays true once set; true for every bus while a process-wide handler
+        of one is subscribed."""
+        return self._watches_requests or _EVERY_BUS_WATCHES_REQUESTS
 
     def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         with self._lock:
             self._handlers[event_type] = (*self._handlers.get(event_type, ()), handler)
             if event_type is object or event_type in _WATCHED:
-                self.watches_requests = True
+                self._watches_requests = True
 
     def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         with self._lock:
             remaining = tuple(h for h in self._handlers.get(event_type, ()) if h != handler)
             self._handlers[event_type] = remaining
 
+    @staticmethod
+    def subscribe_every_bus(event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        """Deliver every ``event_type`` event published on any bus of this process to
+        ``handler`` (after the bus's own handlers), until :meth:`unsubscribe_every_bus`: the
+        seam of process-wide observers such as tracing. Runs build the events it asks for,
+        request events included, as they do for a bus's own subscribers."""
+        global _EVERY_BUS, _EVERY_BUS_WATCHES_REQUESTS
+        with _EVERY_BUS_LOCK:
+            every = dict(_EVERY_BUS)
+            every[event_type] = (*every.get(event_type, ()), handler)
+            _EVERY_BUS = every
+            _EVERY_BUS_WATCHES_REQUESTS = _watches_requests(every)
+
+    @staticmethod
+    def unsubscribe_every_bus(event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        """Stop what :meth:`subscribe_every_bus` started (nothing if it was not subscribed)."""
+        global _EVERY_BUS, _EVERY_BUS_WATCHES_REQUESTS
+        with _EVERY_BUS_LOCK:
+            every = dict(_EVERY_BUS)
+            remaining = tuple(h for h in every.get(event_type, ()) if h != handler)
+            if remaining:
+                every[event_type] = remaining
+            else:
+                every.pop(event_type, None)
+            _EVERY_BUS = every
+            _EVERY_BUS_WATCHES_REQUESTS = _watches_requests(every)
+
     def has_subscribers(self) -> bool:
+        """Whether this bus has handlers of its own (process-wide ones are not counted)."""
         return any(self._handlers.values())
 
     def wants(self, event_type: type[Any]) -> bool:
         """Whether an event of ``event_type`` would reach a handler (so it is worth building)."""
         handlers = self._handlers
-        return bool(handlers) and bool(handlers.get(event_type) or handlers.get(object))
+        if handlers and (handlers.get(event_type) or handlers.get(object)):
+            return True
+        every = _EVERY_BUS
+        return bool(every) and bool(every.get(event_type) or every.get(object))
 
     def publish(self, event: object) -> None:
         handlers = self._handlers
-        if not handlers:
+        every = _EVERY_BUS
+        if not handlers and not every:
             return
-        for handler in (*handlers.get(type(event), ()), *handlers.get(object, ())):
+        event_type = type(event)
+        found = (*handlers.get(event_type, ()), *handlers.get(object, ()))
+        if every:
+            found = (*found, *every.get(event_type, ()), *every.get(object, ()))
+        for handler in found:
             try:
                 handler(event)
             except Exception:  # noqa: BLE001 - one bad subscriber must not break the run
                 _log.exception(
                     "event handler failed",
-                    extra={"affordance_event": type(event).__name__},
+                    extra={"affordance_event": event_type.__name__},
                 )
+
+
+def _watches_requests(handlers: dict[type[Any], tuple[Handler, ...]]) -> bool:
+    return any(kind is object or kind in _WATCHED for kind, found in handlers.items() if found)
 
 
 @fast_init
@@ -144,6 +206,44 @@ class ToolInvoked:
     @property
     def success(self) -> bool:
         return self.result.success
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ToolHandlerStarted:
+    """A call's handler is about to run (before its first attempt); ``ToolInvoked`` ends it.
+
+    The executor builds it only when someone would see it, and publishes it in the context the
+    handler runs in: a copy of the run's context private to this call, which the handler's
+    attempts and threads inherit and which is dropped when the call ends. So a subscriber may
+    set context variables for the handler (a tracer: make the call's span current) and need
+    not reset them. Calls answered without a handler (cached, refused, invalid) have none.
+    """
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    call_id: str
+    name: str
+    params: Any
+    tool: Tool[Any, Any]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ToolAttemptFailed:
+    """An attempt of a call's handler failed: ``error_code`` says how (``timeout``, a
+    ``ToolError``'s code, the class name of what the handler raised); ``retrying``: another
+    attempt follows. Built, like ``ToolHandlerStarted``, only when someone would see it."""
+
+    prompt_name: str
+    run_id: str
+    turn: int
+    call_id: str
+    name: str
+    attempt: int
+    error_code: str
+    retrying: bool
 
 
 @fast_init
