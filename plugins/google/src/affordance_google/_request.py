@@ -4,7 +4,8 @@ Every request resends the whole transcript as ``contents``; a model turn goes ba
 the model sent (``provider_items``), unchanged, so each ``functionCall``'s ``id`` and
 ``thoughtSignature`` return exactly as received. Calls without an ``id`` are paired with their
 ``functionResponse`` by order and name, and a ``functionResponse`` carries an ``id`` only when
-the model's call did.
+the model's call did. Attachments go out as parts (:mod:`._attachments`): a user message's
+before its text, a tool result's as the ``functionResponse``'s own ``parts``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from affordance.adapters import (
     string_or_none,
     wire_tool_choice,
 )
+from affordance_google._attachments import attachment_part
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
@@ -128,12 +130,21 @@ def _contents(
             continue
         responses = None
         if isinstance(message, UserMessage):
-            contents.append({"role": "user", "parts": [{"text": message.text}]})
+            contents.append({"role": "user", "parts": _user_parts(message)})
         elif isinstance(message, AssistantMessage):
             parts, pairing = _model_parts(message, declared)
             if parts:
                 contents.append({"role": "model", "parts": parts})
     return contents
+
+
+def _user_parts(message: UserMessage) -> list[dict[str, Any]]:
+    """A user turn's parts: its attachments, then its text (the order Google advises for media
+    with a prompt). Beside attachments an empty text is left out: the API refuses empty text."""
+    parts = [attachment_part(attachment) for attachment in message.attachments]
+    if message.text or not parts:
+        parts.append({"text": message.text})
+    return parts
 
 
 FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator"
@@ -183,4 +194,6 @@ def _function_response(
     reply: dict[str, Any] = {"name": name or wire_name(message.name), "response": response}
     if call_id is not None:
         reply = {"id": call_id, **reply}
+    if message.attachments:  # beside the serializer's response, whatever it wrote
+        reply["parts"] = [attachment_part(attachment) for attachment in message.attachments]
     return {"functionResponse": reply}

@@ -15,6 +15,7 @@ from google import genai
 from google.genai.client import AsyncClient
 
 from affordance.adapters import (
+    AttachmentSupport,
     ClientPair,
     ModelRequest,
     ProviderAdapter,
@@ -29,6 +30,7 @@ from affordance.adapters import (
 )
 from affordance.clock import Clock
 from affordance.tools import Tool
+from affordance_google._attachments import GEMINI_ATTACHMENTS
 from affordance_google._reply import Reading, parse_body
 from affordance_google._request import PreparedRequest, build_body
 from affordance_google._transport import FAILURES, Exchange, client_from_environment
@@ -54,6 +56,9 @@ class GoogleModel(WireModel[PreparedRequest]):
         "tool_result": GoogleToolResultSerializer,
         "output": GoogleOutputSerializer,
     }
+    attachment_support: ClassVar[AttachmentSupport] = GEMINI_ATTACHMENTS
+    """PNG, JPEG, WebP, PDF and plain text, in user messages and tool results, by bytes or URL
+    (tool results as ``functionResponse.parts``, which Gemini 3 models read)."""
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The ``tools`` entry the functions go out as: one ``functionDeclarations`` tool."""

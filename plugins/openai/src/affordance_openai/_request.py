@@ -12,11 +12,14 @@ OpenAI asks for reasoning models, and never uses ``previous_response_id``. Chat 
 instructions as the system message and resends an assistant turn with its ``tool_calls``, then
 one ``tool`` message per call; its hosted tools are request fields (web search on search models
 is ``web_search_options``), from the codecs registered for provider ``openai-chat``.
+
+Images and documents (:mod:`._attachments`) turn a message's text into a list of content parts;
+a message without them is sent exactly as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +36,11 @@ from affordance.adapters import (
     arguments_text,
     merge_extra_body,
     wire_tool_choice,
+)
+from affordance_openai._attachments import (
+    chat_content,
+    chat_result_attachments,
+    responses_content,
 )
 from affordance_openai._reply import ChatReply, ResponsesReply, parse_completion, parse_response
 
@@ -55,8 +63,10 @@ class ApiShape:
     instructions_key: str | None
     """The field of the instructions; without one, they open the transcript as its system
     message."""
-    tool_result: Callable[[str, Any], Mapping[str, Any]]
-    """A tool result (call id, the serializer's content) as a transcript item."""
+    user: Callable[[UserMessage], Mapping[str, Any]]
+    """A user message (its text, and its attachments as content parts) as a transcript item."""
+    tool_results: Callable[[Sequence[tuple[ToolResultMessage, Any]]], list[Mapping[str, Any]]]
+    """One turn's tool results (each with the serializer's content) as transcript items."""
     assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]
     """An assistant turn as the transcript items that resend it."""
     function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -99,13 +109,20 @@ def build_body(
     transcript: list[Mapping[str, Any]] = []
     if shape.instructions_key is None and request.instructions is not None:
         transcript.append({"role": "system", "content": request.instructions})
+    results: list[tuple[ToolResultMessage, Any]] = []  # the turn's, until another message
     for message in request.messages:
+        if isinstance(message, ToolResultMessage):
+            results.append((message, model.tool_result(message)))
+            continue
+        if results:
+            transcript.extend(shape.tool_results(results))
+            results = []
         if isinstance(message, UserMessage):
-            transcript.append({"role": "user", "content": message.text})
-        elif isinstance(message, ToolResultMessage):
-            transcript.append(shape.tool_result(message.call_id, model.tool_result(message)))
+            transcript.append(shape.user(message))
         else:
             transcript.extend(shape.assistant(message))
+    if results:
+        transcript.extend(shape.tool_results(results))
     body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
@@ -178,15 +195,33 @@ def _is_output_item(item: Mapping[str, Any]) -> bool:
     return isinstance(kind, str) and (kind in _ECHOED_TYPES or kind.endswith("_call"))
 
 
+def _responses_user(message: UserMessage) -> Mapping[str, Any]:
+    if not message.attachments:
+        return {"role": "user", "content": message.text}
+    return {"role": "user", "content": responses_content(message.text, message.attachments)}
+
+
+def _function_outputs(results: Sequence[tuple[ToolResultMessage, Any]]) -> list[Mapping[str, Any]]:
+    """One ``function_call_output`` per result: the text, or with attachments a list of parts
+    (the text first)."""
+    return [
+        {
+            "type": "function_call_output",
+            "call_id": message.call_id,
+            "output": (
+                responses_content(output, message.attachments) if message.attachments else output
+            ),
+        }
+        for message, output in results
+    ]
+
+
 RESPONSES = ApiShape(
     path="/responses",
     transcript_key="input",
     instructions_key="instructions",
-    tool_result=lambda call_id, output: {
-        "type": "function_call_output",
-        "call_id": call_id,
-        "output": output,
-    },
+    user=_responses_user,
+    tool_results=_function_outputs,
     assistant=_output_items,
     function=lambda function: {"type": "function", **function},
     output_key="text",
@@ -214,15 +249,31 @@ def _chat_message(message: AssistantMessage) -> list[Mapping[str, Any]]:
     return [{"role": "assistant", "content": message.text, "tool_calls": calls}]
 
 
+def _chat_user(message: UserMessage) -> Mapping[str, Any]:
+    if not message.attachments:
+        return {"role": "user", "content": message.text}
+    return {"role": "user", "content": chat_content(message.text, message.attachments)}
+
+
+def _tool_messages(results: Sequence[tuple[ToolResultMessage, Any]]) -> list[Mapping[str, Any]]:
+    """One ``tool`` message per result (text only: Chat's tool messages hold no image), then
+    one user message with the results' attachments, when any has some."""
+    items: list[Mapping[str, Any]] = [
+        {"role": "tool", "tool_call_id": message.call_id, "content": content}
+        for message, content in results
+    ]
+    follow_up = chat_result_attachments([message for message, _ in results])
+    if follow_up is not None:
+        items.append(follow_up)
+    return items
+
+
 CHAT = ApiShape(
     path="/chat/completions",
     transcript_key="messages",
     instructions_key=None,
-    tool_result=lambda call_id, content: {
-        "role": "tool",
-        "tool_call_id": call_id,
-        "content": content,
-    },
+    user=_chat_user,
+    tool_results=_tool_messages,
     assistant=_chat_message,
     function=lambda function: {"type": "function", "function": function},
     output_key="response_format",

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 import openai
 
 from affordance.adapters import (
+    AttachmentSupport,
     ModelRequest,
     PreparedRequest,
     ProviderAdapter,
@@ -27,6 +28,7 @@ from affordance.adapters import (
     withhold_bodies,
 )
 from affordance.tools import Tool
+from affordance_openai._attachments import CHAT_SUPPORT, RESPONSES_SUPPORT
 from affordance_openai._request import CHAT, RESPONSES, ApiShape, build_body
 from affordance_openai.serializers import (
     OpenAIOutputSerializer,
@@ -49,6 +51,9 @@ class OpenAIModel(WireModel[PreparedRequest]):
 
     name: ClassVar[str] = "openai"
     shape: ClassVar[ApiShape] = RESPONSES
+    attachment_support: ClassVar[AttachmentSupport] = RESPONSES_SUPPORT
+    """Images and documents (PDF, plain text) in user messages and tool results, by bytes or
+    URL (:mod:`._attachments`)."""
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": OpenAIToolSerializer,
         "tool_result": OpenAIToolResultSerializer,
@@ -82,6 +87,8 @@ class OpenAIChatModel(OpenAIModel):
     """OpenAI's Chat Completions wire format: the model of ``OpenAIAdapter(api="chat")``."""
 
     shape = CHAT
+    attachment_support = CHAT_SUPPORT
+    """Images (bytes or URL) and PDFs (bytes only); a tool result's ride in a user message."""
 
 
 class OpenAIAdapter(ProviderAdapter[OpenAIModel]):
