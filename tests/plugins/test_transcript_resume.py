@@ -12,7 +12,7 @@ whose arguments string is spaced unusually — so the continuation's request bod
 for byte** with the uninterrupted run's, proves each survives exactly: the SDKs write a body
 from its values in order, so equal bytes mean equal values and types (a string stays a string)
 in the same key order, which comparing the parsed JSON would not show (dicts compare equal in
-any order).
+any order). Turn 1's user message carries an image, so the attachment survives storing too.
 """
 
 from __future__ import annotations
@@ -46,11 +46,13 @@ from loopback import (
     tool_use_block,
 )
 
-from affordance import PromptTemplate
+from affordance import Image, PromptTemplate
 from affordance.adapters import Message, UserMessage
 from affordance.transcript import dumps, loads
 
 FIRST = "Wie wird das Wetter in Zürich?"
+ASKED = UserMessage(FIRST, attachments=(Image(data=b"\x89PNG\r\n\x1a\n" + bytes(range(24))),))
+"""Turn 1's message carries an image: the stored transcript (version 2) must keep its bytes."""
 SECOND = "And tomorrow?"
 CITY = {"city": "Zürich", "unit": "c"}
 
@@ -176,9 +178,9 @@ def _turn(
 
 def _first_turn(prompt: PromptTemplate[Any], way: str) -> Callable[[Any], tuple[Message, ...]]:
     def run(adapter: Any) -> tuple[Message, ...]:
-        response = _evaluate(adapter, prompt, [UserMessage(FIRST)], way)
+        response = _evaluate(adapter, prompt, [ASKED], way)
         assert response.text == "Sunny in Zürich."
-        return (UserMessage(FIRST), *response.messages)
+        return (ASKED, *response.messages)
 
     return run
 

@@ -190,3 +190,19 @@ def test_a_tool_image_the_provider_cannot_carry_in_a_result_is_left_out() -> Non
     assert isinstance(result, ToolResultMessage)
     assert result.attachments == ()
     assert "scripted cannot carry it here (a tool result cannot carry image/png" in result.content
+
+
+def test_by_url_names_a_kind_or_single_media_types() -> None:
+    pdf_only = AttachmentSupport(
+        user=frozenset({"application/pdf", "text/plain"}), by_url=frozenset({"application/pdf"})
+    )
+    assert (
+        pdf_only.refusal(Document(url="https://a/b.pdf", media_type="application/pdf"), "user")
+        is None
+    )
+    assert pdf_only.refusal(Document(url="https://a/b"), "user") is None  # the provider reads it
+    refused = pdf_only.refusal(Document(url="https://a/b.txt", media_type="text/plain"), "user")
+    assert refused == "it takes no document of type text/plain by URL (send the bytes: data=...)"
+    assert pdf_only.refusal(Image(url="https://a/b.png"), "user") == (
+        "it takes no image by URL (send the bytes: data=...)"
+    )

@@ -5,6 +5,9 @@ The instructions become ``system``; the transcript becomes alternating ``user`` 
 alternate, and a paused turn is continued by sending its content back), tool results open the
 next user message as ``tool_result`` blocks, and an assistant turn is resent with its own content
 blocks unchanged (text with citations, thinking with signatures, tool and server-tool blocks).
+Images and documents (:mod:`._attachments`) add ``image`` / ``document`` blocks: before a user
+message's text, after a tool result's text in its ``content``; a message without them is sent
+exactly as before.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from affordance.adapters import (
     wire_tool_choice,
 )
 from affordance.adapters import PreparedRequest as WirePreparedRequest
+from affordance_anthropic._attachments import user_blocks, with_attachments
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderModel
@@ -199,10 +203,15 @@ def messages(model: ProviderModel, request: ModelRequest) -> list[dict[str, Any]
     out: list[dict[str, Any]] = []
     for message in request.messages:
         if isinstance(message, UserMessage):
-            if message.text:
+            if message.attachments:
+                _add(out, "user", user_blocks(message.text, message.attachments))
+            elif message.text:
                 _add(out, "user", [{"type": "text", "text": message.text}])
         elif isinstance(message, ToolResultMessage):
-            _add(out, "user", [model.tool_result(message)])
+            block = model.tool_result(message)
+            if message.attachments and isinstance(block, Mapping):
+                block = with_attachments(block, message.attachments)
+            _add(out, "user", [block])
         else:
             blocks = assistant_blocks(message)
             if blocks:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 import anthropic
 
 from affordance.adapters import (
+    AttachmentSupport,
     ModelRequest,
     ProviderAdapter,
     ProviderTurn,
@@ -30,6 +31,7 @@ from affordance.adapters import (
     withhold_bodies,
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
+from affordance_anthropic._attachments import MESSAGES_SUPPORT
 from affordance_anthropic._reply import MessagesReply, parse_message
 from affordance_anthropic._request import PreparedRequest, build_body
 from affordance_anthropic.serializers import (
@@ -57,6 +59,9 @@ class AnthropicModel(WireModel[PreparedRequest]):
     an :class:`AnthropicAdapter` holds (its ``connection``)."""
 
     name: ClassVar[str] = "anthropic"
+    attachment_support: ClassVar[AttachmentSupport] = MESSAGES_SUPPORT
+    """Images, PDFs and plain texts in user messages and tool results; images and PDFs by URL
+    (:mod:`._attachments`)."""
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": AnthropicToolSerializer,
         "tool_result": AnthropicToolResultSerializer,

@@ -31,8 +31,9 @@ __all__ = ["NO_ATTACHMENTS", "AttachmentSupport", "admitted", "refuse_unfit", "s
 @dataclass(frozen=True, slots=True)
 class AttachmentSupport:
     """What a provider carries: ``user`` and ``tool_result`` are the media types a user
-    message and a tool result may hold; ``by_url`` the kinds (``"image"``, ``"document"``) it
-    takes as a URL rather than bytes."""
+    message and a tool result may hold; ``by_url`` what it takes as a URL rather than bytes —
+    a kind (``"image"``, ``"document"``: all of its types) or a media type
+    (``"application/pdf"``: that one only)."""
 
     user: frozenset[str] = field(default_factory=frozenset)
     tool_result: frozenset[str] = field(default_factory=frozenset)
@@ -45,9 +46,14 @@ class AttachmentSupport:
 
         kind = "image" if isinstance(attachment, Image) else "document"
         if attachment.url is not None:
-            if kind not in self.by_url:
-                return f"it takes no {kind} by URL (send the bytes: data=...)"
-            if attachment.media_type is None:
+            by_url = self.by_url
+            media_type = attachment.media_type
+            if kind not in by_url and not (media_type is not None and media_type in by_url):
+                if media_type is None and any(_kind_of(t) == kind for t in by_url if "/" in t):
+                    return None  # some of the kind's types: the provider reads which it is
+                what = kind if media_type is None else f"{kind} of type {media_type}"
+                return f"it takes no {what} by URL (send the bytes: data=...)"
+            if media_type is None:
                 return None  # the provider fetches it and reads the type itself
         accepted = self.user if place == "user" else self.tool_result
         if attachment.media_type not in accepted:
@@ -58,6 +64,10 @@ class AttachmentSupport:
 
 
 NO_ATTACHMENTS = AttachmentSupport()
+
+
+def _kind_of(media_type: str) -> str:
+    return "image" if media_type.startswith("image/") else "document"
 
 
 def support_of(connection: object) -> AttachmentSupport:
