@@ -17,9 +17,7 @@ Regenerate the files, after a change that is meant to change a body, with
 from __future__ import annotations
 
 import asyncio
-import difflib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -27,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_files import GOLDEN, REGENERATE, check_golden
 from hosted_tools.runs import PROVIDER_WIRES, Wire, available
 from loopback import (
     JsonReply,
@@ -44,10 +43,6 @@ from loopback import (
 from affordance import MarkdownSection, PromptTemplate, Tool, ToolResult
 from affordance.adapters import ProviderAdapter, UserMessage
 from affordance_web_search import WebSearchSection
-
-GOLDEN = Path(__file__).parent / "golden"
-REGENERATE = "AFFORDANCE_REGENERATE_GOLDEN"
-
 
 # -- the prompt ----------------------------------------------------------------------------------
 
@@ -237,39 +232,6 @@ def sent_bodies(name: str, *, streamed: bool, asynchronous: bool) -> list[bytes]
 
 
 # -- comparing -----------------------------------------------------------------------------------
-
-
-def _pretty(raw: bytes) -> list[str]:
-    """The body indented, keys in the order sent, for a diff a person can read."""
-    return json.dumps(json.loads(raw), indent=2, ensure_ascii=False).splitlines()
-
-
-def _difference(path: Path, expected: bytes, actual: bytes) -> str:
-    lines = difflib.unified_diff(_pretty(expected), _pretty(actual), str(path), "sent", lineterm="")
-    diff = "\n".join(lines)
-    if not diff:  # the same JSON, written differently (spacing, escapes)
-        at = next(
-            (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
-            min(len(expected), len(actual)),
-        )
-        diff = (
-            f"the same JSON, other bytes from offset {at}:\n"
-            f"  golden: {expected[max(at - 40, 0) : at + 40]!r}\n"
-            f"  sent:   {actual[max(at - 40, 0) : at + 40]!r}"
-        )
-    return f"the body differs from {path} (regenerate with {REGENERATE}=1):\n{diff}"
-
-
-def check_golden(path: Path, actual: bytes) -> None:
-    if os.environ.get(REGENERATE) == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(actual)
-        return
-    if not path.exists():
-        pytest.fail(f"no golden body {path}; write it with {REGENERATE}=1")
-    expected = path.read_bytes()
-    if expected != actual:
-        pytest.fail(_difference(path, expected, actual), pytrace=False)
 
 
 # -- the tests -----------------------------------------------------------------------------------

@@ -10,13 +10,10 @@ streamed run the same content. Every message is checked against the SDK's own pa
 from __future__ import annotations
 
 import base64
-import difflib
 import functools
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -32,6 +29,7 @@ from anthropic.types import (
     URLImageSourceParam,
     URLPDFSourceParam,
 )
+from golden_files import GOLDEN, check_golden
 from loopback import message_text, message_tool_uses
 from pydantic import TypeAdapter, ValidationError
 
@@ -47,8 +45,7 @@ from affordance import (
 from affordance.adapters import ToolResultMessage, UserMessage
 from affordance_anthropic._attachments import with_attachments
 
-GOLDEN = Path(__file__).parents[1] / "golden" / "anthropic-messages"
-REGENERATE = "AFFORDANCE_REGENERATE_GOLDEN"
+FOLDER = GOLDEN / "anthropic-messages"
 Mode = Literal["evaluate", "aevaluate", "stream", "astream"]
 MODES: tuple[Mode, ...] = ("evaluate", "aevaluate", "stream", "astream")
 """The four ways ``loopback.run`` evaluates (the ``loopback`` fixture is conftest.py's)."""
@@ -100,27 +97,15 @@ CHART_CALL = ("toolu_1", "chart", {"city": "Zürich"})
 # -- comparing ---------------------------------------------------------------------------------
 
 
-def check_golden(name: str, mode: Mode, raw: bytes, body: Mapping[str, Any]) -> None:
+def check_golden_of(name: str, mode: Mode, raw: bytes, body: Mapping[str, Any]) -> None:
     """A plain request's raw bytes are the golden file's (sync and async alike); a streamed
     one's body is the golden body with ``stream: true``."""
-    path = GOLDEN / name
+    path = FOLDER / name
     if mode in ("stream", "astream"):
         expected = json.loads(path.read_bytes())
         assert body == {**expected, "stream": True}
         return
-    if os.environ.get(REGENERATE) == "1":
-        path.write_bytes(raw)
-        return
-    if not path.exists():
-        pytest.fail(f"no golden body {path}; write it with {REGENERATE}=1")
-    golden = path.read_bytes()
-    if golden != raw:
-        before, after = (
-            json.dumps(json.loads(text), indent=2, ensure_ascii=False).splitlines()
-            for text in (golden, raw)
-        )
-        diff = "\n".join(difflib.unified_diff(before, after, str(path), "sent", lineterm=""))
-        pytest.fail(f"the body differs from {path} ({REGENERATE}=1 rewrites it):\n{diff}")
+    check_golden(path, raw)
 
 
 def _materialized(value: Any) -> Any:
@@ -164,7 +149,7 @@ def test_a_users_image_and_pdf_go_before_the_text_as_base64_blocks(
 
     assert response.text == "A chart and a report."
     (request,) = loopback.server.requests
-    check_golden("attachments-user.json", mode, request.raw_body, request.body)
+    check_golden_of("attachments-user.json", mode, request.raw_body, request.body)
     image, document, text = request.body["messages"][0]["content"]
     assert image == {
         "type": "image",
@@ -191,7 +176,7 @@ def test_a_plain_text_document_goes_as_its_text(loopback: Any) -> None:
     loopback.run("evaluate", LOOK, messages=[UserMessage("Summarise.", attachments=(notes,))])
 
     (request,) = loopback.server.requests
-    check_golden("attachments-text.json", "evaluate", request.raw_body, request.body)
+    check_golden_of("attachments-text.json", "evaluate", request.raw_body, request.body)
     document, _ = request.body["messages"][0]["content"]
     assert document == {
         "type": "document",
@@ -265,7 +250,7 @@ def test_a_tools_image_follows_the_text_in_the_tool_result_content(
     assert response.text == "Temperatures rise all week."
     first, second = loopback.server.requests
     assert b'"image"' not in first.raw_body
-    check_golden("attachments-tool-result.json", mode, second.raw_body, second.body)
+    check_golden_of("attachments-tool-result.json", mode, second.raw_body, second.body)
     results = second.body["messages"][-1]
     (result,) = results["content"]
     assert result == {

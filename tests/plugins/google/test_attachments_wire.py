@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import difflib
-import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_files import GOLDEN, check_golden
 from google.genai import types
 from loopback import (
     JsonReply,
@@ -46,8 +43,7 @@ from affordance.plugins.hookspecs import hookimpl
 from affordance.plugins.specs import SerializerSpec
 from affordance_google import GoogleAdapter, plugin
 
-GOLDEN = Path(__file__).parents[1] / "golden" / "google-gemini"
-REGENERATE = "AFFORDANCE_REGENERATE_GOLDEN"
+FOLDER = GOLDEN / "google-gemini"
 PATH, STREAM = generate_path("gemini-test"), stream_path("gemini-test")
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(0, 256, 9))
@@ -134,22 +130,6 @@ def run(
     return asyncio.run(arun())
 
 
-def check_golden(name: str, actual: bytes) -> None:
-    path = GOLDEN / name
-    if os.environ.get(REGENERATE) == "1":
-        path.write_bytes(actual)
-        return
-    if not path.exists():
-        pytest.fail(f"no golden body {path}; write it with {REGENERATE}=1")
-    expected = path.read_bytes()
-    if expected != actual:
-        before, after = (
-            json.dumps(json.loads(raw), indent=2).splitlines() for raw in (expected, actual)
-        )
-        diff = "\n".join(difflib.unified_diff(before, after, str(path), "sent", lineterm=""))
-        pytest.fail(f"the body differs from {path} ({REGENERATE}=1 rewrites it):\n{diff}")
-
-
 def _bytes_decoded(value: Any) -> Any:
     """``value`` with every ``data`` string decoded: the SDK writes URL-safe base64, the
     adapter standard base64 (the API reads both)."""
@@ -191,7 +171,7 @@ def test_a_users_image_and_pdf_go_before_the_text_as_inline_data(
 
     assert response.text == "A chart and a report."
     (request,) = server.requests
-    check_golden("attachments-user.json", request.raw_body)
+    check_golden(FOLDER / "attachments-user.json", request.raw_body)
     assert request.body["contents"][0]["parts"] == [
         {"inlineData": {"mimeType": "image/png", "data": base64.b64encode(PNG).decode()}},
         {"inlineData": {"mimeType": "application/pdf", "data": base64.b64encode(PDF).decode()}},
@@ -294,7 +274,7 @@ def test_a_tools_image_goes_back_in_the_function_responses_parts(
     assert response.text == "Temperatures rise through the week."
     first, second = server.requests
     assert "inlineData" not in first.raw_body.decode()
-    check_golden("attachments-tool-result.json", second.raw_body)
+    check_golden(FOLDER / "attachments-tool-result.json", second.raw_body)
     results = second.body["contents"][-1]
     assert results == {
         "role": "user",

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_files import GOLDEN, check_golden
 from loopback import (
     CHAT_COMPLETIONS_PATH,
     RESPONSES_PATH,
@@ -43,9 +42,6 @@ from affordance import (
 )
 from affordance.adapters import UserMessage
 from affordance_openai import OpenAIAdapter
-
-GOLDEN = Path(__file__).parent.parent / "golden"
-REGENERATE = "AFFORDANCE_REGENERATE_GOLDEN"
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
 PDF = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
@@ -146,17 +142,6 @@ def sent(
     _evaluate(adapter, run, way)
     server.assert_script_consumed()
     return [request.raw_body for request in server.requests[before:]]
-
-
-def check_golden(path: Path, actual: bytes) -> None:
-    """``actual`` is byte for byte the golden file (rewritten only under ``REGENERATE=1``)."""
-    if os.environ.get(REGENERATE) == "1":
-        path.write_bytes(actual)
-        return
-    assert path.exists(), f"no golden body {path}; write it with {REGENERATE}=1"
-    expected = path.read_bytes()
-    assert json.loads(actual) == json.loads(expected), f"the body differs from {path}"
-    assert actual == expected, f"the same JSON as {path}, other bytes"
 
 
 # -- golden bodies -------------------------------------------------------------------------------
