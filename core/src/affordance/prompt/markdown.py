@@ -56,7 +56,10 @@ class MarkdownSection(Section[ParamsT]):
         self._template = self._compile("template", template)
 
     def render_body(self, params: ParamsT | None) -> str:
-        return self.render_template(self._template, params)
+        template = self._template
+        if params is None and template.names:
+            return self.render_template(template, params)  # raises: it says what is missing
+        return template.substitute(params)
 
     def template_source(self) -> str:
         return self._template.source

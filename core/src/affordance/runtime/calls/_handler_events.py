@@ -31,13 +31,10 @@ T = TypeVar("T")
 
 def handler_watched(context: ToolContext) -> bool:
     """Whether anyone would see a handler event of a call with ``context``."""
-    bus, session = context.event_bus, context.session
-    return (
-        bus.wants(ToolHandlerStarted)
-        or bus.wants(ToolAttemptFailed)
-        or session.records(ToolHandlerStarted)
-        or session.records(ToolAttemptFailed)
-    )
+    if context.event_bus.wants_either(ToolHandlerStarted, ToolAttemptFailed):
+        return True
+    session = context.session
+    return session.records(ToolHandlerStarted) or session.records(ToolAttemptFailed)
 
 
 def run_isolated(function: Callable[[], T]) -> T:

@@ -121,6 +121,8 @@ class Evaluation(Generic[OutputT]):
     limits: UsageLimits | None = None
     prices: Prices | None = None
     history: HistoryHook | None = None
+    overrides: OverridesStore | PromptOverrides | None = None  # prompt overrides, when given
+    overrides_tag = "latest"
     _last_input = 0  # input tokens of the last request, the least the next reads (for limits)
 
     def __init__(
@@ -178,8 +180,9 @@ class Evaluation(Generic[OutputT]):
             **session.visibility_overrides(),
             **(visibility_overrides or {}),
         }
-        self.overrides = overrides
-        self.overrides_tag = overrides_tag
+        if overrides is not None:
+            self.overrides = overrides
+            self.overrides_tag = overrides_tag
         self._request: ModelRequest | None = None
         self._paused_text: list[str] = []
         self.observer: Callable[[object], None] | None = None
@@ -197,7 +200,8 @@ class Evaluation(Generic[OutputT]):
     # -- driving ---------------------------------------------------------------------------
 
     def start(self) -> Action:
-        if any(getattr(m, "attachments", ()) for m in self._caller_messages):
+        caller = self._caller_messages
+        if caller and any(getattr(m, "attachments", ()) for m in caller):
             refuse_unfit(
                 self._caller_messages,
                 support_of(self.adapter.connection),
@@ -433,12 +437,18 @@ class Evaluation(Generic[OutputT]):
 
     def _render(self) -> None:
         """Render with the current overrides; the exposed tools are indexed once per render."""
-        rendered = self.prompt.render(
-            *self.params,
-            visibility_overrides=self._overrides or None,
-            overrides=self.overrides,
-            overrides_tag=self.overrides_tag,
-        )
+        overrides = self.overrides
+        if overrides is None:
+            rendered = self.prompt.render(
+                *self.params, visibility_overrides=self._overrides or None
+            )
+        else:
+            rendered = self.prompt.render(
+                *self.params,
+                visibility_overrides=self._overrides or None,
+                overrides=overrides,
+                overrides_tag=self.overrides_tag,
+            )
         self.rendered = rendered
         self._opening = UserMessage(rendered.text)  # the first message, without instructions
         self._tools = {tool.name: tool for tool in rendered.tools}

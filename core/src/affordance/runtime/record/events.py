@@ -134,6 +134,14 @@ class EventBus:
         every = _EVERY_BUS
         return bool(every) and bool(every.get(event_type) or every.get(object))
 
+    def wants_either(self, first: type[Any], second: type[Any]) -> bool:
+        """Whether an event of either type would reach a handler (one look when none would)."""
+        handlers = self._handlers
+        every = _EVERY_BUS
+        if not handlers and not every:
+            return False
+        return self.wants(first) or self.wants(second)
+
     def publish(self, event: object) -> None:
         handlers = self._handlers
         every = _EVERY_BUS
