@@ -96,7 +96,8 @@ def test_a_tool_calls_limit_stops_before_the_calls_that_would_cross_it(driver):
         resume=info.value.run_id,
         limits=UsageLimits(tool_calls=3),
     )
-    assert calls == ["a", "x", "y"]
+    # one turn's calls run concurrently under the async drivers: their order is not fixed
+    assert (calls[0], sorted(calls[1:])) == ("a", ["x", "y"])
     assert response.text == "done"
     assert len(response.tool_results) == 3
 
