@@ -83,7 +83,6 @@ class AppliedOverrides:
     """What a render applies: section bodies and summaries by path, and the overridden copy
     of each tool keyed by the original's identity; ``skipped`` lists what it does not."""
 
-    overrides: PromptOverrides
     bodies: Mapping[SectionPath, CompiledTemplate]
     summaries: Mapping[SectionPath, CompiledTemplate]
     tools: Mapping[int, tuple[Tool[Any, Any], Tool[Any, Any]]]
@@ -173,7 +172,7 @@ def resolve(prompt: OverridablePrompt, overrides: PromptOverrides) -> AppliedOve
             OverrideWarning,
             stacklevel=4,
         )
-    return AppliedOverrides(overrides, bodies, summaries, replaced, tuple(skipped))
+    return AppliedOverrides(bodies, summaries, replaced, tuple(skipped))
 
 
 def _section_templates(
