@@ -346,6 +346,11 @@ class ProviderModel:
         """
         raise NotImplementedError(f"{type(self).__qualname__} does not preview its requests")
 
+    def endpoint(self, *, asynchronous: bool) -> str | None:
+        """The base URL the sync or async client sends to, for tracing (``server.address``);
+        ``None`` (the default) when the model cannot say. Read once per traced request."""
+        return None
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -199,6 +199,13 @@ class WireModel(ProviderModel, Generic[PreparedT]):
     def _parser(self, prepared: PreparedT) -> Callable[[Any], ProviderTurn]:
         return lambda data: self.parse(data, prepared)
 
+    def endpoint(self, *, asynchronous: bool) -> str | None:
+        """The ``base_url`` of the client a request would use (a Stainless SDK's client has
+        one); ``None`` when the client has none."""
+        client = self.clients.async_client() if asynchronous else self.clients.sync_client()
+        url = getattr(client, "base_url", None)
+        return None if url is None else str(url)
+
     # -- clients -----------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -38,6 +38,7 @@ from affordance.runtime.loop import (
     Evaluator,
     FallbackAdapter,
     Finished,
+    RequestEvents,
     RunCalls,
     SendRequest,
 )
@@ -83,12 +84,16 @@ from affordance.runtime.record import (
     ToolCallStarted,
     ToolHandlerStarted,
     ToolInvoked,
+    TracePropagator,
     TurnFinished,
     approve,
     declined_result,
     deny,
     is_declined,
+    joined_trace,
     log_context,
+    set_trace_propagator,
+    trace_carrier,
 )
 
 __all__ = [
@@ -126,6 +131,7 @@ __all__ = [
     "PromptTool",
     "ProviderTurn",
     "RefusalDelta",
+    "RequestEvents",
     "ResultCache",
     "RunCalls",
     "RunFinished",
@@ -150,6 +156,7 @@ __all__ = [
     "ToolInvoked",
     "ToolPolicy",
     "ToolResultMessage",
+    "TracePropagator",
     "TurnFinished",
     "Usage",
     "UserMessage",
@@ -158,5 +165,8 @@ __all__ = [
     "deltas_of",
     "deny",
     "is_declined",
+    "joined_trace",
     "log_context",
+    "set_trace_propagator",
+    "trace_carrier",
 ]

@@ -27,6 +27,7 @@ from affordance.runtime.loop.drivers import drive, drive_async
 from affordance.runtime.loop.evaluation import Evaluation, EvaluationRunner
 from affordance.runtime.loop.evaluator import Evaluator
 from affordance.runtime.loop.fallback_adapter import FallbackAdapter
+from affordance.runtime.loop.request_events import RequestEvents
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Evaluator",
     "FallbackAdapter",
     "Finished",
+    "RequestEvents",
     "RunCalls",
     "SendRequest",
     "drive",

@@ -56,7 +56,7 @@ async def drive_async(
     import asyncio
 
     executor = evaluation.executor
-    watch = RequestWatch.of(evaluation)
+    watch = RequestWatch.of(evaluation, asynchronous=True)
     try:
         if watch is not None:
             watch.started()

@@ -132,9 +132,11 @@ def stream_sync(
             if isinstance(action, SendRequest):
                 request = action.request
                 assembler = TurnAssembler()
-                sent = 0.0 if watch is None else watch.sending(request, streamed=True)
-                first: float | None = None if watch is not None else 0.0
-                deltas = send_stream(request)
+                first: float | None = 0.0  # unwatched: never timed
+                if watch is None:
+                    sent, deltas = 0.0, send_stream(request)
+                else:
+                    (sent, deltas), first = watch.stream(send_stream, request), None
                 try:
                     for delta in deltas:
                         if first is None:
@@ -194,7 +196,7 @@ async def stream_async(
     translate = _Translation(evaluation, pending)
     executor = evaluation.executor
     provider = getattr(evaluation.adapter, "name", None)
-    watch = RequestWatch.of(evaluation)
+    watch = RequestWatch.of(evaluation, asynchronous=True)
     try:
         if watch is not None:
             watch.started()
@@ -205,11 +207,13 @@ async def stream_async(
             if isinstance(action, SendRequest):
                 request = action.request
                 assembler = TurnAssembler()
-                sent = 0.0 if watch is None else watch.sending(request, streamed=True)
-                first: float | None = None if watch is not None else 0.0
-                deltas = send_stream(request)
+                first: float | None = 0.0  # unwatched: never timed
+                if watch is None:
+                    sent, adeltas = 0.0, send_stream(request)
+                else:
+                    (sent, adeltas), first = watch.astream(send_stream, request), None
                 try:
-                    async for delta in deltas:
+                    async for delta in adeltas:
                         if first is None:
                             first = time.perf_counter()
                         try:
@@ -228,7 +232,7 @@ async def stream_async(
                         watch.failed(request, error, sent)
                     raise
                 finally:
-                    await _aclose(deltas)
+                    await _aclose(adeltas)
                 turn = assembler.turn(provider=provider, prompt_name=request.prompt_name)
                 if watch is not None:
                     watch.answered(request, turn, sent, first)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from affordance.runtime.model.turn import ModelRequest, ProviderTurn
     from affordance.tools.hosted import HostedTool, HostedToolOutput
 
-__all__ = ["Model", "model_name_of"]
+__all__ = ["Model", "endpoint_of", "model_name_of"]
 
 
 class Model(Protocol):
@@ -70,3 +70,17 @@ def model_name_of(connection: object) -> str | None:
         return name
     name = getattr(getattr(connection, "settings", None), "model", None)
     return name if isinstance(name, str) else None
+
+
+def endpoint_of(connection: object, *, asynchronous: bool) -> str | None:
+    """The base URL a connection sends to with its sync or async client: its ``endpoint``
+    method's answer (a ``ProviderModel``'s), ``None`` when it has none or cannot say. Read only
+    for request events (tracing's ``server.address``), so a failure here never fails a run."""
+    endpoint = getattr(connection, "endpoint", None)
+    if not callable(endpoint):
+        return None
+    try:
+        url = endpoint(asynchronous=asynchronous)
+    except Exception:  # noqa: BLE001 - a client that cannot be built fails the request itself
+        return None
+    return url if isinstance(url, str) and url else None

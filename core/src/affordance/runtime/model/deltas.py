@@ -108,7 +108,7 @@ class HostedActivity:
 class TurnEnd:
     """The turn is over: the last delta of every stream. ``provider``, ``model`` and
     ``switches`` say who answered when a model answers for others (a fallback; see
-    ``ProviderTurn``)."""
+    ``ProviderTurn``); ``response_model`` is the model the response names."""
 
     usage: Usage = NO_USAGE
     finish_reason: str = "stop"
@@ -116,6 +116,7 @@ class TurnEnd:
     provider: str | None = None
     model: str | None = None
     switches: tuple[ModelSwitch, ...] = ()
+    response_model: str | None = None
 
 
 Delta: TypeAlias = (
@@ -231,6 +232,7 @@ class TurnAssembler:
             provider=end.provider,
             model=end.model,
             switches=end.switches,
+            response_model=end.response_model,
         )
 
 
@@ -262,6 +264,7 @@ def deltas_of(turn: ProviderTurn, *, chunk: int = 0) -> Iterator[Delta]:
         turn.provider,
         turn.model,
         turn.switches,
+        turn.response_model,
     )
 
 

@@ -147,6 +147,8 @@ class ProviderTurn:
     ``provider`` and ``model`` name who answered when that is not simply the runner's
     connection (a fallback sets them; ``None``: the connection's name and model).
     ``switches`` are the models that failed this request before one answered, in order.
+    ``response_model`` is the model the response itself names (a dated snapshot of the one
+    asked for, typically); ``None`` when it names none.
     """
 
     text: str | None = None
@@ -160,3 +162,4 @@ class ProviderTurn:
     provider: str | None = None
     model: str | None = None
     switches: tuple[ModelSwitch, ...] = ()
+    response_model: str | None = None

@@ -12,6 +12,8 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
 - ``conversation``: :class:`ConversationHandle`, what a run needs of its ``conversation=``;
 - ``usage_limit``: :class:`UsageLimitExceeded`, a run stopped at a usage limit (kept in its
   session to be resumed);
+- ``trace_context``: the trace context a run hands to work that runs in another process
+  (a tracing plugin's :class:`TracePropagator` writes and reads it);
 - ``log_context``: correlation fields for every record the library logs.
 """
 
@@ -67,6 +69,12 @@ from affordance.runtime.record.stream_events import (
     TurnFinished,
 )
 from affordance.runtime.record.streams import AsyncEventStream, EventStream
+from affordance.runtime.record.trace_context import (
+    TracePropagator,
+    joined_trace,
+    set_trace_propagator,
+    trace_carrier,
+)
 from affordance.runtime.record.usage_limit import UsageLimitExceeded
 
 __all__ = [
@@ -107,6 +115,7 @@ __all__ = [
     "ToolCallStarted",
     "ToolHandlerStarted",
     "ToolInvoked",
+    "TracePropagator",
     "TurnFinished",
     "UsageLimitExceeded",
     "append",
@@ -114,7 +123,10 @@ __all__ = [
     "declined_result",
     "deny",
     "is_declined",
+    "joined_trace",
     "log_context",
     "replace_latest",
+    "set_trace_propagator",
+    "trace_carrier",
     "upsert_by",
 ]

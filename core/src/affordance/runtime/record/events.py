@@ -370,7 +370,12 @@ class EvaluationFailed:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ModelRequestSent:
-    """A request of turn ``turn`` is going to the model (``streamed``: as a stream)."""
+    """A request of turn ``turn`` is going to the model (``streamed``: as a stream), to
+    ``server`` (the connection's base URL; ``None`` when it does not say).
+
+    It is published in a context private to the request (``contextvars``): what a handler sets
+    there (a tracer's current span) holds while the request is sent — for a stream, until its
+    first piece — and is gone when it ends."""
 
     prompt_name: str
     run_id: str
@@ -378,6 +383,7 @@ class ModelRequestSent:
     provider: str
     model: str | None
     streamed: bool = False
+    server: str | None = None
 
 
 @watched_event
@@ -385,8 +391,9 @@ class ModelRequestSent:
 @dataclass(frozen=True, slots=True)
 class ModelAnswered:
     """The model answered turn ``turn``: ``provider``/``model`` who answered (a fallback's),
-    ``duration`` seconds from sending to the whole answer, ``first_delta`` to the first piece
-    of a streamed one (``None`` for a plain request)."""
+    ``response_model`` the model the response names (``None``: it names none), ``duration``
+    seconds from sending to the whole answer, ``first_delta`` to the first piece of a streamed
+    one (``None`` for a plain request)."""
 
     prompt_name: str
     run_id: str
@@ -398,6 +405,7 @@ class ModelAnswered:
     finish_reason: str
     duration: float
     first_delta: float | None = None
+    response_model: str | None = None
 
 
 @watched_event

@@ -1,0 +1,87 @@
+"""Trace context across processes: what a run hands to work it starts elsewhere, so that work's
+spans join the run's trace.
+
+Core traces nothing. A tracing plugin (``affordance-otel``) installs a :class:`TracePropagator`
+while it is on (:func:`set_trace_propagator`); the plugins that cross a process boundary carry
+what it writes:
+
+- ``affordance-temporal`` takes :func:`trace_carrier` where a durable run starts and makes it
+  current (:func:`joined_trace`) around each of the run's activities on its workers;
+- ``affordance-mcp`` sends it in a tool call's ``params._meta``, and continues the trace a
+  client sends when it serves a prompt.
+
+A carrier is a small ``dict[str, str]`` in the W3C Trace Context form (``traceparent``, and
+``tracestate`` when there is one), the same keys whichever tracing plugin wrote it, so it can
+sit in a workflow's input or an MCP request as plain JSON. With no propagator installed,
+:func:`trace_carrier` is ``{}`` and :func:`joined_trace` does nothing: nothing crosses, and
+nothing is paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Protocol
+
+__all__ = [
+    "TracePropagator",
+    "current_trace_propagator",
+    "joined_trace",
+    "set_trace_propagator",
+    "trace_carrier",
+]
+
+
+class TracePropagator(Protocol):
+    """Writes the current trace context into a carrier and makes a carried one current."""
+
+    def inject(self) -> dict[str, str]:
+        """The current trace context as a carrier; ``{}`` when no trace is current."""
+        ...
+
+    def attach(self, carrier: Mapping[str, str]) -> object:
+        """Make the carrier's context current; a token for :meth:`detach`. A propagator may
+        keep a trace that is current already (a parent the transport propagated itself)."""
+        ...
+
+    def detach(self, token: object) -> None:
+        """Undo the :meth:`attach` that returned ``token``."""
+        ...
+
+
+_propagator: TracePropagator | None = None
+
+
+def set_trace_propagator(propagator: TracePropagator | None) -> None:
+    """Install ``propagator`` for the whole process (``None``: remove it). A tracing plugin
+    calls this as it is turned on and off."""
+    global _propagator
+    _propagator = propagator
+
+
+def current_trace_propagator() -> TracePropagator | None:
+    """The propagator installed, if any."""
+    return _propagator
+
+
+def trace_carrier() -> dict[str, str]:
+    """The current trace context to hand to work that runs elsewhere (``{}``: none)."""
+    propagator = _propagator
+    if propagator is None:
+        return {}
+    return propagator.inject()
+
+
+@contextmanager
+def joined_trace(carrier: Mapping[str, str] | None) -> Iterator[None]:
+    """Run the block in the trace ``carrier`` names (from :func:`trace_carrier`, maybe in
+    another process). Nothing happens when the carrier is empty or no propagator is installed."""
+    propagator = _propagator
+    if propagator is None or not carrier:
+        yield
+        return
+    token = propagator.attach(carrier)
+    try:
+        yield
+    finally:
+        propagator.detach(token)
