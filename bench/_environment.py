@@ -21,6 +21,7 @@ from _plan import (
     MCP_PLUGIN,
     MIN_PYTHON,
     OPENAI_PLUGIN,
+    OTEL_PLUGIN,
     REQUIREMENTS,
     ROOT,
     TESTING,
@@ -158,6 +159,8 @@ def ensure_environment(interpreter: Path, version: str, rebuild: bool) -> Enviro
         run_command([*local, GOOGLE_PLUGIN], env=env)
     if (MCP_PLUGIN / "pyproject.toml").exists():  # mcp_call skips affordance without it
         run_command([*local, MCP_PLUGIN], env=env)
+    if (OTEL_PLUGIN / "pyproject.toml").exists():  # tracing skips affordance without it
+        run_command([*local, OTEL_PLUGIN], env=env)
     if plugin != "installed":
         uninstall = (
             [uv, "pip", "uninstall", "--quiet", "--python", python]

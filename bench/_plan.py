@@ -21,6 +21,7 @@ OPENAI_PLUGIN = ROOT / "plugins" / "openai"
 ANTHROPIC_PLUGIN = ROOT / "plugins" / "anthropic"
 GOOGLE_PLUGIN = ROOT / "plugins" / "google"
 MCP_PLUGIN = ROOT / "plugins" / "mcp"
+OTEL_PLUGIN = ROOT / "plugins" / "otel"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
@@ -98,6 +99,13 @@ PLANS = (
         reference="google-sdk",
     ),
     MeasurePlan(
+        "tracing",
+        "Tracing: a run over HTTP with affordance-otel on, and without",
+        3,
+        1,
+        240,
+    ),
+    MeasurePlan(
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
     ),
     MeasurePlan(
@@ -164,6 +172,20 @@ GOALS = (
         "run_control",
         "ratio_async",
         max_value=1.03,
+    ),
+    Goal(
+        "traced (the SDK's spans and metrics): a run over HTTP at most 1.05 times a plain one, "
+        "`evaluate`",
+        "tracing",
+        "ratio_sync",
+        max_value=1.05,
+    ),
+    Goal(
+        "traced (the SDK's spans and metrics): a run over HTTP at most 1.05 times a plain one, "
+        "`aevaluate`",
+        "tracing",
+        "ratio_async",
+        max_value=1.05,
     ),
 )
 

@@ -5,6 +5,8 @@ point — and nothing built when nobody watches."""
 
 from __future__ import annotations
 
+import contextvars
+
 import pytest
 from drivers import DRIVERS, run
 from entity_tools import make_prompt
@@ -18,8 +20,11 @@ from affordance import (
     ModelRequestSent,
     PromptEvaluationError,
     Session,
+    Tool,
+    ToolResult,
 )
-from affordance.adapters import Usage
+from affordance.adapters import ModelRequest, ProviderTurn, Usage
+from affordance.runtime.model.connection import endpoint_of
 from affordance.runtime.record.events import REQUEST_EVENTS
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
@@ -100,3 +105,68 @@ def test_nobody_watching_builds_none_of_them():
 
 class ModelSwitchedOnly:
     """A type no run publishes."""
+
+
+MARK: contextvars.ContextVar[int | None] = contextvars.ContextVar("mark", default=None)
+"""What a subscriber of ``ModelRequestSent`` sets, as a tracer makes its span current."""
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_request_is_sent_in_the_context_its_sent_event_was_published_in(driver):
+    bus = EventBus()
+    bus.subscribe(ModelRequestSent, lambda event: MARK.set(event.turn))
+    at_send: list[int | None] = []
+    in_handler: list[int | None] = []
+
+    def responder(request: ModelRequest) -> ProviderTurn:
+        at_send.append(MARK.get())
+        if request.turn == 1:
+            return tool_calls(tool_call("peek", {}))
+        return ProviderTurn(text="ok", response_model="scripted-2026-11")
+
+    def peek(params: None) -> ToolResult[str]:
+        in_handler.append(MARK.get())
+        return ToolResult.ok("seen")
+
+    prompt = make_prompt(Tool[None, str](name="peek", description="Peek.", handler=peek))
+    response, _ = run(ScriptedAdapter(responder=responder), prompt, driver, bus=bus)
+    assert response.text == "ok"
+    assert at_send == [1, 2]  # each request saw its own turn's mark
+    assert in_handler == [None]  # the tool call between them saw none
+    assert MARK.get() is None  # nor does the caller, after the run
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_the_answer_names_the_model_the_response_named(driver):
+    bus, seen = watched()
+    adapter = ScriptedAdapter([ProviderTurn(text="ok", response_model="scripted-2026-11")])
+    run(adapter, make_prompt(), driver, bus=bus)
+    sent = next(event for event in seen if isinstance(event, ModelRequestSent))
+    answered = next(event for event in seen if isinstance(event, ModelAnswered))
+    assert answered.response_model == "scripted-2026-11"
+    assert sent.server is None  # the scripted model names no server
+
+
+class Connection:
+    def __init__(self, endpoint: object) -> None:
+        self._endpoint = endpoint
+
+    def endpoint(self, *, asynchronous: bool) -> object:
+        if isinstance(self._endpoint, BaseException):
+            raise self._endpoint
+        return self._endpoint
+
+
+@pytest.mark.parametrize(
+    ("connection", "expected"),
+    [
+        (Connection("https://api.example.com/v1"), "https://api.example.com/v1"),
+        (Connection(RuntimeError("no API key")), None),
+        (Connection(42), None),
+        (Connection(""), None),
+        (object(), None),
+    ],
+    ids=["url", "raises", "not-a-string", "empty", "no-endpoint"],
+)
+def test_the_server_a_connection_names_is_read_without_failing_the_run(connection, expected):
+    assert endpoint_of(connection, asynchronous=False) == expected

@@ -5,74 +5,24 @@ one trace — and the canary is nowhere in the bytes sent, unless content captur
 
 from __future__ import annotations
 
-import gzip
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
     ExportMetricsServiceRequest,
-    ExportMetricsServiceResponse,
 )
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from otel_support import CANARY, canary_prompt
+from otlp_collector import Collector, attributes_of
 
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 from affordance_otel import AffordanceInstrumentor
-
-
-class Collector:
-    """An OTLP/HTTP receiver on 127.0.0.1: keeps each request's path and (unzipped) body."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[str, bytes]] = []
-        collector = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                if self.headers.get("Content-Encoding") == "gzip":
-                    body = gzip.decompress(body)
-                collector.received.append((self.path, body))
-                reply = (
-                    ExportTraceServiceResponse()
-                    if self.path == "/v1/traces"
-                    else ExportMetricsServiceResponse()
-                ).SerializeToString()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/x-protobuf")
-                self.send_header("Content-Length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
-
-    def bodies(self, path: str) -> list[bytes]:
-        return [body for at, body in self.received if at == path]
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -110,13 +60,6 @@ def export_one_run(collector: Collector, *, capture_content: bool) -> None:
         meters.shutdown()  # exports the metrics once more, then stops
 
 
-def value(any_value: AnyValue) -> object:
-    kind = any_value.WhichOneof("value")
-    if kind == "array_value":
-        return tuple(value(item) for item in any_value.array_value.values)
-    return getattr(any_value, kind) if kind else None
-
-
 def test_the_spans_and_metrics_arrive_over_otlp_http_without_content(collector: Collector):
     export_one_run(collector, capture_content=False)
     spans = []
@@ -134,11 +77,11 @@ def test_the_spans_and_metrics_arrive_over_otlp_http_without_content(collector: 
     agent = by_name["invoke_agent canary"]
     assert agent.parent_span_id == b""
     assert {span.parent_span_id for span in spans if span is not agent} == {agent.span_id}
-    attributes = {kv.key: value(kv.value) for kv in by_name["execute_tool echo"].attributes}
+    attributes = attributes_of(by_name["execute_tool echo"])
     assert attributes["gen_ai.operation.name"] == "execute_tool"
     assert attributes["gen_ai.tool.name"] == "echo"
     assert attributes["gen_ai.tool.call.id"] == "c1"
-    agent_attributes = {kv.key: value(kv.value) for kv in agent.attributes}
+    agent_attributes = attributes_of(agent)
     assert agent_attributes["gen_ai.response.finish_reasons"] == ("stop",)
 
     (metrics_body, *_) = collector.bodies("/v1/metrics")

@@ -22,7 +22,9 @@ from opentelemetry.instrumentation.instrumentor import (  # type: ignore[attr-de
 from opentelemetry.semconv.schemas import Schemas
 
 from affordance import EventBus
+from affordance.runtime import set_trace_propagator
 from affordance_otel.metrics import RequestMetrics
+from affordance_otel.propagation import W3CPropagator
 from affordance_otel.tracer import RunTracer
 
 __all__ = ["CAPTURE_CONTENT_ENV", "AffordanceInstrumentor"]
@@ -39,7 +41,9 @@ class AffordanceInstrumentor(BaseInstrumentor):  # type: ignore[misc]
     """Spans and metrics for every affordance run, per the GenAI semantic conventions.
 
     ``instrument()`` subscribes one :class:`~affordance_otel.tracer.RunTracer` to every event
-    bus of the process; ``uninstrument()`` takes it off again, and runs no longer pay for it.
+    bus of the process and installs the W3C trace-context propagator durable runs and MCP
+    calls carry (:class:`~affordance_otel.propagation.W3CPropagator`); ``uninstrument()`` takes
+    both off again, and runs no longer pay for them.
     A singleton (``BaseInstrumentor``'s): every instance is the same object.
     """
 
@@ -64,8 +68,10 @@ class AffordanceInstrumentor(BaseInstrumentor):  # type: ignore[misc]
         for event_type, handler in subscribed:
             EventBus.subscribe_every_bus(event_type, handler)
         self._tracer, self._subscribed = run_tracer, subscribed
+        set_trace_propagator(W3CPropagator())
 
     def _uninstrument(self, **kwargs: Any) -> None:
+        set_trace_propagator(None)
         for event_type, handler in self._subscribed:
             EventBus.unsubscribe_every_bus(event_type, handler)
         if self._tracer is not None:

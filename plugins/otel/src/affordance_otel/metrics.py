@@ -43,17 +43,21 @@ class RequestMetrics:
         )
 
     def answered(
-        self, attributes: dict[str, str], duration: float, input_tokens: int, output_tokens: int
+        self,
+        attributes: dict[str, str | int],
+        duration: float,
+        input_tokens: int,
+        output_tokens: int,
     ) -> None:
         """A request answered after ``duration`` seconds, having used these tokens."""
         self._duration.record(duration, attributes)
         self._tokens.record(input_tokens, _with(attributes, gen_ai.GEN_AI_TOKEN_TYPE, _INPUT))
         self._tokens.record(output_tokens, _with(attributes, gen_ai.GEN_AI_TOKEN_TYPE, _OUTPUT))
 
-    def failed(self, attributes: dict[str, str], duration: float, error_type: str) -> None:
+    def failed(self, attributes: dict[str, str | int], duration: float, error_type: str) -> None:
         """A request failed after ``duration`` seconds (``error.type``: ``error_type``)."""
         self._duration.record(duration, _with(attributes, ERROR_TYPE, error_type))
 
 
-def _with(attributes: dict[str, str], key: str, value: str) -> Attributes:
+def _with(attributes: dict[str, str | int], key: str, value: str) -> Attributes:
     return {**attributes, key: value}

@@ -8,8 +8,11 @@ for what the conventions have no name for.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes import error_attributes
+from opentelemetry.semconv.attributes import server_attributes as server_attributes_module
 
 __all__ = [
     "AFFORDANCE_APPROVED",
@@ -44,6 +47,7 @@ __all__ = [
     "operation_of",
     "provider_of",
     "request_span_name",
+    "server_attributes",
     "tool_span_name",
 ]
 
@@ -106,6 +110,27 @@ def agent_span_name(prompt_name: str) -> str:
 
 def request_span_name(operation: str, model: str | None) -> str:
     return f"{operation} {model}" if model else operation
+
+
+_DEFAULT_PORTS = {"https": 443, "http": 80}
+
+
+def server_attributes(url: str) -> dict[str, str | int]:
+    """``server.address`` and ``server.port`` of a connection's base URL (the port its scheme
+    implies when it names none); ``{}`` for a URL with no host."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is no number, or out of range
+        return {}
+    if not host:
+        return {}
+    if port is None:
+        port = _DEFAULT_PORTS.get(parts.scheme)
+    found: dict[str, str | int] = {server_attributes_module.SERVER_ADDRESS: host}
+    if port is not None:
+        found[server_attributes_module.SERVER_PORT] = port
+    return found
 
 
 def tool_span_name(tool_name: str) -> str:

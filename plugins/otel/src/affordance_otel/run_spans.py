@@ -3,14 +3,20 @@ flight (by turn) and the ``execute_tool`` spans of the calls running (by call id
 
 One :class:`RunSpans` lives from the run's ``EvaluationStarted`` to its ``PromptExecuted`` or
 ``EvaluationFailed``; :class:`Runs` keeps them by run id.
+
+A run this process did not start may still send requests and run calls here: a durable run's
+activities on a worker, inside the trace the run's carrier names. Its requests and calls join
+the span current when they begin (:meth:`Runs.get_or_join`), and its :class:`RunSpans` —
+*joined*, with no agent span of its own — is forgotten once nothing of it is open.
 """
 
 from __future__ import annotations
 
 import threading
 
+from opentelemetry import context as otel_context
 from opentelemetry.context import Context
-from opentelemetry.trace import Span, set_span_in_context
+from opentelemetry.trace import Span, get_current_span, set_span_in_context
 
 __all__ = ["RequestSpan", "RunSpans", "Runs"]
 
@@ -20,7 +26,7 @@ class RequestSpan:
 
     __slots__ = ("metric_attributes", "span")
 
-    def __init__(self, span: Span, metric_attributes: dict[str, str]) -> None:
+    def __init__(self, span: Span, metric_attributes: dict[str, str | int]) -> None:
         self.span = span
         self.metric_attributes = metric_attributes
 
@@ -29,12 +35,25 @@ class RunSpans:
     """One run's spans (see the module). ``context`` holds the agent span, the parent of the
     run's request and tool spans; ``failures`` the last failed attempt's ``error.type`` of a
     running call; ``denied`` the calls the policy refused; ``opening`` the rendered prompt's text
-    (the run's first message), kept only with content capture."""
+    (the run's first message), kept only with content capture.
 
-    __slots__ = ("agent", "context", "denied", "failures", "opening", "requests", "tools")
+    A ``joined`` run's ``agent`` is the span that was current when it joined — another
+    process's (remote) or a transport's — which it adds events to but never ends."""
 
-    def __init__(self, agent: Span) -> None:
+    __slots__ = (
+        "agent",
+        "context",
+        "denied",
+        "failures",
+        "joined",
+        "opening",
+        "requests",
+        "tools",
+    )
+
+    def __init__(self, agent: Span, *, joined: bool = False) -> None:
         self.agent = agent
+        self.joined = joined
         self.context: Context = set_span_in_context(agent)
         self.requests: dict[int, RequestSpan] = {}
         self.tools: dict[str, Span] = {}
@@ -75,6 +94,28 @@ class Runs:
 
     def get(self, run_id: str) -> RunSpans | None:
         return self._runs.get(run_id)
+
+    def get_or_join(self, run_id: str) -> RunSpans | None:
+        """The run's spans; for a run not started here, a joined one under the span current
+        now (see the module) — ``None`` when no span is (a run begun before instrumenting)."""
+        run = self._runs.get(run_id)
+        if run is not None:
+            return run
+        current = get_current_span(otel_context.get_current())
+        if not current.get_span_context().is_valid:
+            return None
+        with self._lock:
+            run = self._runs.get(run_id)
+            if run is None:
+                run = self._runs[run_id] = RunSpans(current, joined=True)
+            return run
+
+    def settle(self, run_id: str, run: RunSpans) -> None:
+        """Forget a joined run once none of its requests or calls is open."""
+        if run.joined and not run.requests and not run.tools:
+            with self._lock:
+                if self._runs.get(run_id) is run and not run.requests and not run.tools:
+                    del self._runs[run_id]
 
     def get_or_hold(self, run_id: str, event: object) -> RunSpans | None:
         """The run's spans; ``None`` when it has not started, and then ``event`` is held."""

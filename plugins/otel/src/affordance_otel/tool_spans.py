@@ -54,7 +54,7 @@ class ToolTracer:
         self._capture = capture_content
 
     def handler_started(self, event: ToolHandlerStarted) -> None:
-        run = self._runs.get(event.run_id)
+        run = self._runs.get_or_join(event.run_id)
         if run is None:
             return
         attributes = self._tool_attributes(event.name, event.call_id, tool_type_of(event.tool))
@@ -139,6 +139,7 @@ class ToolTracer:
                 opened[AFFORDANCE_REASON] = disclosure.reason
             run.agent.add_event(EVENT_SECTIONS_OPENED, opened)
         span.end()
+        self._runs.settle(event.run_id, run)
 
     def _tool_attributes(self, name: str, call_id: str, tool_type: str) -> Attributes:
         return {

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
+from opentelemetry import context as otel_context
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer, set_span_in_context
 from opentelemetry.util.types import AttributeValue
 
 # Not yet on a facade (core's facades are being edited elsewhere); see pyproject's contract.
@@ -65,6 +66,7 @@ from affordance_otel.naming import (
     operation_of,
     provider_of,
     request_span_name,
+    server_attributes,
 )
 from affordance_otel.run_spans import RequestSpan, Runs, RunSpans
 from affordance_otel.tool_spans import ToolTracer
@@ -136,7 +138,8 @@ class RunTracer:
         earlier, early = self._runs.start(event.run_id, RunSpans(span))
         if earlier is not None:
             earlier.end_children()
-            earlier.agent.end()
+            if not earlier.joined:
+                earlier.agent.end()
         replay: dict[type[Any], Handler] = {
             PromptRendered: self.prompt_rendered,
             ToolCallDenied: self._tools.call_denied,
@@ -155,7 +158,7 @@ class RunTracer:
 
     def run_executed(self, event: PromptExecuted) -> None:
         run = self._runs.end(event.run_id)
-        if run is None:
+        if run is None or run.joined:
             return
         response = event.response
         span = run.agent
@@ -190,7 +193,7 @@ class RunTracer:
 
     def run_failed(self, event: EvaluationFailed) -> None:
         run = self._runs.end(event.run_id)
-        if run is None:
+        if run is None or run.joined:
             return
         self._fail(run.agent, event.error)
         run.agent.end()
@@ -198,17 +201,21 @@ class RunTracer:
     # -- requests to the model --------------------------------------------------------------
 
     def request_sent(self, event: ModelRequestSent) -> None:
-        run = self._runs.get(event.run_id)
+        """Start the request's span, current from here: the event is published in a context
+        private to the request (core's promise), which the request is sent in."""
+        run = self._runs.get_or_join(event.run_id)
         if run is None:
             return
         provider = provider_of(event.provider)
         operation = operation_of(provider)
-        metric_attributes = {
+        metric_attributes: dict[str, str | int] = {
             gen_ai.GEN_AI_OPERATION_NAME: operation,
             gen_ai.GEN_AI_PROVIDER_NAME: provider,
         }
         if event.model:
             metric_attributes[gen_ai.GEN_AI_REQUEST_MODEL] = event.model
+        if event.server:
+            metric_attributes.update(server_attributes(event.server))
         attributes: Attributes = {
             **metric_attributes,
             gen_ai.GEN_AI_REQUEST_STREAM: event.streamed,
@@ -222,6 +229,7 @@ class RunTracer:
             attributes=attributes,
         )
         run.requests[event.turn] = RequestSpan(span, metric_attributes)
+        otel_context.attach(set_span_in_context(span))
 
     def model_switched(self, event: ModelSwitched) -> None:
         """A fallback's switch, an event on the run: published once the turn's request (and
@@ -244,7 +252,7 @@ class RunTracer:
     def request_answered(self, event: ModelAnswered) -> None:
         run = self._runs.get(event.run_id)
         request = None if run is None else run.requests.pop(event.turn, None)
-        if request is None:
+        if run is None or request is None:
             return
         provider = provider_of(event.provider)
         usage = event.usage
@@ -256,9 +264,10 @@ class RunTracer:
             gen_ai.GEN_AI_USAGE_INPUT_TOKENS: usage.input_tokens,
             gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS: usage.output_tokens,
         }
-        if event.model:
-            attributes[gen_ai.GEN_AI_RESPONSE_MODEL] = event.model
-            metric_attributes[gen_ai.GEN_AI_RESPONSE_MODEL] = event.model
+        answered_by = event.response_model or event.model
+        if answered_by:
+            attributes[gen_ai.GEN_AI_RESPONSE_MODEL] = answered_by
+            metric_attributes[gen_ai.GEN_AI_RESPONSE_MODEL] = answered_by
         if event.response_id:
             attributes[gen_ai.GEN_AI_RESPONSE_ID] = event.response_id
         if usage.cached_input_tokens:
@@ -269,6 +278,7 @@ class RunTracer:
             attributes[gen_ai.GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK] = event.first_delta
         span.set_attributes(attributes)
         span.end()
+        self._runs.settle(event.run_id, run)
         self._metrics.answered(
             metric_attributes, event.duration, usage.input_tokens, usage.output_tokens
         )
@@ -276,10 +286,11 @@ class RunTracer:
     def request_failed(self, event: ModelRequestFailed) -> None:
         run = self._runs.get(event.run_id)
         request = None if run is None else run.requests.pop(event.turn, None)
-        if request is None:
+        if run is None or request is None:
             return
         self._fail(request.span, event.error)
         request.span.end()
+        self._runs.settle(event.run_id, run)
         self._metrics.failed(request.metric_attributes, event.duration, error_type(event.error))
 
     # -- the caller's approvals and the output's retries ----------------------------------

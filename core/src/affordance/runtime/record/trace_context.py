@@ -24,7 +24,9 @@ from contextlib import contextmanager
 from typing import Protocol
 
 __all__ = [
+    "TRACE_KEYS",
     "TracePropagator",
+    "carried",
     "current_trace_propagator",
     "joined_trace",
     "set_trace_propagator",
@@ -72,15 +74,36 @@ def trace_carrier() -> dict[str, str]:
     return propagator.inject()
 
 
+TRACE_KEYS = ("traceparent", "tracestate")
+"""The keys a carrier may hold (W3C Trace Context); others are dropped on the way in."""
+_MAX_VALUE = 1024
+"""The longest value kept (a ``traceparent`` is 55 characters; a ``tracestate`` at most 512)."""
+
+
+def carried(carrier: Mapping[str, object] | None) -> dict[str, str]:
+    """The W3C entries of an untrusted carrier (an MCP request's ``_meta``, a workflow's
+    input): strings of bounded length under :data:`TRACE_KEYS`, nothing else."""
+    if not isinstance(carrier, Mapping):
+        return {}
+    kept: dict[str, str] = {}
+    for key in TRACE_KEYS:
+        value = carrier.get(key)
+        if isinstance(value, str) and 0 < len(value) <= _MAX_VALUE:
+            kept[key] = value
+    return kept
+
+
 @contextmanager
-def joined_trace(carrier: Mapping[str, str] | None) -> Iterator[None]:
+def joined_trace(carrier: Mapping[str, object] | None) -> Iterator[None]:
     """Run the block in the trace ``carrier`` names (from :func:`trace_carrier`, maybe in
-    another process). Nothing happens when the carrier is empty or no propagator is installed."""
+    another process; read with :func:`carried`, so it may come from anyone). Nothing happens
+    when it names none or no propagator is installed."""
     propagator = _propagator
-    if propagator is None or not carrier:
+    entries = carried(carrier) if propagator is not None and carrier else None
+    if propagator is None or not entries:
         yield
         return
-    token = propagator.attach(carrier)
+    token = propagator.attach(entries)
     try:
         yield
     finally:
