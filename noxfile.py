@@ -53,6 +53,12 @@ def typecheck(session: nox.Session) -> None:
     session.install(
         pinned("mypy"), pinned("pydantic"), pinned("pytest"), pinned("types-jsonschema")
     )
+    # what taskchat's tracing imports (its `otel` extra), so mypy sees the types it uses
+    session.install(
+        pinned("opentelemetry-sdk"),
+        pinned("opentelemetry-exporter-otlp-proto-http"),
+        pinned("opentelemetry-instrumentation-asgi"),
+    )
     session.run("mypy")
 
 

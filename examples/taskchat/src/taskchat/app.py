@@ -51,6 +51,7 @@ from taskchat.request_problems import problems_message, validation_problems
 from taskchat.settings import Settings
 from taskchat.shutdown import Shutdown
 from taskchat.store import TaskFilters, TaskStore
+from taskchat.telemetry import telemetry_from_env
 from taskchat.tools import TaskTools
 from taskchat.views import Status
 
@@ -96,7 +97,8 @@ def create_app(
     ``adapter`` replaces the one ``settings.provider`` names (tests pass their own);
     ``github_http`` is the HTTP client GitHub is fetched with. With ``settings.temporal`` the
     agent runs durably; the app connects to Temporal (and starts its worker, with
-    ``settings.temporal_worker``) when it starts.
+    ``settings.temporal_worker``) when it starts. With ``OTEL_EXPORTER_OTLP_ENDPOINT`` set, its
+    requests and runs are traced while it runs (``telemetry.py``).
     """
     settings = settings or Settings.from_env()
     if adapter is None:
@@ -109,6 +111,7 @@ def create_app(
     database = open_database(settings.database_url)
     try:
         services = _services(settings, database, adapter, github_http, today)
+        telemetry = telemetry_from_env()
     except BaseException:
         database.close()
         raise
@@ -117,6 +120,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as running:
+            if telemetry is not None:  # first in, last out: it flushes the others' spans
+                running.enter_context(telemetry.running())
             if services.durable is not None:
                 await running.enter_async_context(services.durable.connected())
             yield
@@ -126,6 +131,8 @@ def create_app(
     app = FastAPI(title="taskchat", version="0.1.0", lifespan=lifespan)
     app.state.services = services
     app.add_middleware(RequestIdMiddleware)
+    if telemetry is not None:
+        telemetry.trace_requests(app)  # added last: the outermost, around the request id's
     _add_error_handlers(app)
     _add_routes(app, services, settings)
     app.mount("/static", StaticFiles(packages=[("taskchat", "static")]), name="static")
