@@ -11,6 +11,7 @@ from drivers import DRIVERS, run
 from entity_tools import make_prompt
 
 from affordance import EvaluationStarted, EventBus, ModelAnswered, PromptExecuted
+from affordance.runtime import PrivateEventBus
 from affordance.runtime.record.events import REQUEST_EVENTS, ToolHandlerStarted
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
@@ -87,3 +88,19 @@ def test_a_failing_process_wide_subscriber_is_logged_and_the_run_goes_on(caplog)
         EventBus.unsubscribe_every_bus(PromptExecuted, broken)
     assert response.text == "ok"
     assert "event handler failed" in caplog.text
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_private_bus_is_heard_by_its_own_handlers_only(driver, every_bus):
+    own: list[object] = []
+    bus = PrivateEventBus()
+    assert not bus.watches_requests  # a process-wide subscriber watches, but not this bus
+    assert not bus.wants(PromptExecuted)
+    bus.subscribe(PromptExecuted, own.append)
+    assert bus.wants(PromptExecuted)
+    assert bus.wants_either(ModelAnswered, PromptExecuted)
+    response, _ = run(script(), make_prompt(), driver, bus=bus)
+    assert every_bus == []  # the run published nothing a process-wide handler heard
+    (executed,) = own
+    assert isinstance(executed, PromptExecuted)
+    assert executed.response.run_id == response.run_id

@@ -45,7 +45,7 @@ while it reads the event is reported as the event's."""
 class StreamTranslator:
     """One streamed answer, event by event: call it with each SSE event."""
 
-    __slots__ = ("calls", "reason", "refused", "response_id")
+    __slots__ = ("calls", "reason", "refused", "response_id", "response_model")
 
     handlers: ClassVar[Mapping[str, EventHandler]] = {}
     """Each event type this translator reads, and its handler."""
@@ -57,6 +57,8 @@ class StreamTranslator:
         self.reason: Any = None
         """The finish (stop) reason, as the provider last reported it."""
         self.response_id: str | None = None
+        self.response_model: str | None = None
+        """The model the answer names (``TurnEnd.response_model``), once an event named it."""
 
     def __call__(self, event: SseEvent) -> Sequence[Delta]:
         """The deltas of one typed event, from the handler of its type."""

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from affordance._fastinit import fast_init
+from affordance.prompt.disclosure import DisclosureRequest
 from affordance.runtime.model.messages import ToolCall
+from affordance.runtime.record.events import ToolInvoked
 from affordance.tools.result import ToolResult
 from affordance.tools.tool import Tool
 
@@ -46,3 +48,32 @@ class CallOutcome:
     attempts: int = 0
     error_code: str | None = None
     rendered: str | None = None
+
+    def invoked(
+        self,
+        prompt_name: str,
+        run_id: str,
+        turn: int,
+        *,
+        disclosure: DisclosureRequest | None = None,
+        attempts: int | None = None,
+    ) -> ToolInvoked:
+        """The ``ToolInvoked`` that reports this outcome — from a run, a served MCP call or a
+        durable run's activity alike. ``attempts`` when they are counted elsewhere (a durable
+        run's: Temporal's attempt); ``disclosure`` for an ``open_sections`` call."""
+        prepared = self.prepared
+        result = self.result
+        return ToolInvoked(
+            prompt_name=prompt_name,
+            run_id=run_id,
+            turn=turn,
+            call_id=prepared.call.id,
+            name=prepared.call.name,
+            params=prepared.params,
+            result=result,
+            rendered_output=self.rendered if self.rendered is not None else result.render(),
+            duration=self.duration,
+            attempts=self.attempts if attempts is None else attempts,
+            cached=prepared.cached,
+            disclosure=disclosure,
+        )

@@ -59,6 +59,19 @@ class RequestEvents:
         self.model = model
         self.server = server
 
+    @classmethod
+    def for_connection(
+        cls, publish: Callable[[object], None], connection: object, *, asynchronous: bool
+    ) -> RequestEvents:
+        """The events of requests to ``connection`` (a ``Model``), sent with its async client
+        if ``asynchronous``: named by its ``name``, model and base URL as a run names them."""
+        return cls(
+            publish,
+            str(getattr(connection, "name", type(connection).__name__)),
+            model_name_of(connection),
+            endpoint_of(connection, asynchronous=asynchronous),
+        )
+
     def sending(self, request: ModelRequest, *, streamed: bool) -> float:
         """Publish that ``request`` goes out; the time it did (for :meth:`answered`). Call it in
         the context the request is sent in (:meth:`send` and the others do)."""

@@ -35,7 +35,6 @@ from affordance.runtime.record.events import (
     ConfirmationRequested,
     ConfirmationResolved,
     ToolCallDenied,
-    ToolInvoked,
 )
 from affordance.runtime.record.response import ToolCallResult
 from affordance.tools.result import ToolResult
@@ -331,26 +330,15 @@ class TurnCalls:
         """Log the outcome, publish its ``ToolInvoked``, and return the tool message text."""
         prepared = outcome.prepared
         self._executor.finish(outcome, run_id=self._run_id, turn=self._turn)
-        result = outcome.result
-        rendered = outcome.rendered if outcome.rendered is not None else result.render()
         rendered_prompt = self._rendered
         assert rendered_prompt is not None  # set by prepare, before any outcome
-        emit(
-            ToolInvoked(
-                prompt_name=self._prompt.name,
-                run_id=self._run_id,
-                turn=self._turn,
-                call_id=prepared.call.id,
-                name=prepared.call.name,
-                params=prepared.params,
-                result=result,
-                rendered_output=rendered,
-                duration=outcome.duration,
-                attempts=outcome.attempts,
-                cached=prepared.cached,
-                disclosure=disclosure_request(
-                    prepared.call.name, prepared.params, self._prompt, rendered_prompt
-                ),
-            )
+        invoked = outcome.invoked(
+            self._prompt.name,
+            self._run_id,
+            self._turn,
+            disclosure=disclosure_request(
+                prepared.call.name, prepared.params, self._prompt, rendered_prompt
+            ),
         )
-        return result.model_text(rendered)
+        emit(invoked)
+        return outcome.result.model_text(invoked.rendered_output)

@@ -43,6 +43,7 @@ __all__ = [
     "ModelSwitched",
     "OutputRetried",
     "OverrideSkipped",
+    "PrivateEventBus",
     "PromptExecuted",
     "PromptRendered",
     "ToolAttemptFailed",
@@ -147,6 +148,14 @@ class EventBus:
         every = _EVERY_BUS
         if not handlers and not every:
             return
+        self._deliver(event, handlers, every)
+
+    @staticmethod
+    def _deliver(
+        event: object,
+        handlers: dict[type[Any], tuple[Handler, ...]],
+        every: dict[type[Any], tuple[Handler, ...]],
+    ) -> None:
         event_type = type(event)
         found = (*handlers.get(event_type, ()), *handlers.get(object, ()))
         if every:
@@ -159,6 +168,33 @@ class EventBus:
                     "event handler failed",
                     extra={"affordance_event": event_type.__name__},
                 )
+
+
+class PrivateEventBus(EventBus):
+    """A bus only its own handlers hear: process-wide handlers (:meth:`subscribe_every_bus`)
+    never see its events, and its :attr:`watches_requests` is its own.
+
+    For a run whose events repeat what was published elsewhere: a durable run's workflow
+    replays the loop, while its activities publish the requests and calls where they happen —
+    a tracer must not see them twice."""
+
+    __slots__ = ()
+
+    @property
+    def watches_requests(self) -> bool:
+        return self._watches_requests
+
+    def wants(self, event_type: type[Any]) -> bool:
+        handlers = self._handlers
+        return bool(handlers) and bool(handlers.get(event_type) or handlers.get(object))
+
+    def wants_either(self, first: type[Any], second: type[Any]) -> bool:
+        return self.wants(first) or self.wants(second)
+
+    def publish(self, event: object) -> None:
+        handlers = self._handlers
+        if handlers:
+            self._deliver(event, handlers, {})
 
 
 def _watches_requests(handlers: dict[type[Any], tuple[Handler, ...]]) -> bool:
