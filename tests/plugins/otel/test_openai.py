@@ -75,9 +75,8 @@ def check_trace(telemetry: Telemetry, *, response_id: str, finish: tuple[str, st
         assert attributes[gen_ai.GEN_AI_OPERATION_NAME] == "chat"
         assert attributes[gen_ai.GEN_AI_PROVIDER_NAME] == "openai"
         assert attributes[gen_ai.GEN_AI_REQUEST_MODEL] == "gpt-test"
-        # who answered, as ModelAnswered says: the connection's model, since the provider
-        # plugins do not carry the body's "model" (gpt-loopback) into the turn (OBSERVABILITY.md)
-        assert attributes[gen_ai.GEN_AI_RESPONSE_MODEL] == "gpt-test"
+        # the model the response names (the loopback answers gpt-loopback to a gpt-test request)
+        assert attributes[gen_ai.GEN_AI_RESPONSE_MODEL] == "gpt-loopback"
         assert attributes[gen_ai.GEN_AI_RESPONSE_ID] == response_id
         assert attributes[gen_ai.GEN_AI_RESPONSE_FINISH_REASONS] == (reason,)
     first = chats[0].attributes or {}

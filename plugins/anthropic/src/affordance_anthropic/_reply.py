@@ -18,7 +18,8 @@ every text block to place a citation in the answer (the API cites whole blocks, 
 offsets). An event that cannot be placed — a block started at an index already used, a delta or
 stop for a block not open — is refused. ``message_stop`` ends the turn; a stream that ends
 without it — the API's ``error`` event, or a body cut short, which the SDK reports as nothing at
-all — is an error, never a shorter answer.
+all — is an error, never a shorter answer. The model the answer names is the message's ``model``
+(streamed: ``message_start``'s message).
 """
 
 from __future__ import annotations
@@ -119,9 +120,10 @@ class MessagesReply(StreamTranslator):
     # -- message -----------------------------------------------------------------------------
 
     def start(self, message: Mapping[str, Any]) -> list[Delta]:
-        """The message begins: its id and input usage kept, and the paused turn this answer
-        continues handed to the codecs."""
+        """The message begins: its id, model and input usage kept, and the paused turn this
+        answer continues handed to the codecs."""
         self.response_id = string_or_none(message.get("id"))
+        self.response_model = string_or_none(message.get("model")) or None
         usage = message.get("usage")
         if isinstance(usage, dict):
             self._usage.update(usage)
@@ -146,7 +148,8 @@ class MessagesReply(StreamTranslator):
         if self.reason == "refusal" and isinstance(explanation, str) and explanation:
             out.append(self.refusal(explanation))
         finished = finish_reason(self.reason, FINISH_REASONS, calls=bool(self.calls))
-        out.append(TurnEnd(usage_of(self._usage), finished, self.response_id))
+        usage = usage_of(self._usage)
+        out.append(TurnEnd(usage, finished, self.response_id, response_model=self.response_model))
         return out
 
     def _message_stop(self, payload: dict[str, Any]) -> list[Delta]:

@@ -4,7 +4,8 @@ A stream's chunks are whole ``GenerateContentResponse`` objects, each with the n
 one reader (:class:`Reading`) serves both: a plain response is read as a stream of one chunk
 (:func:`parse_body`, its deltas joined by the core's assembler), a stream chunk by chunk. A
 call without an ``id`` gets a synthetic one (:meth:`Reading._call`); hosted tools' codecs read
-one item, the candidate's parts and ``groundingMetadata`` (:meth:`Reading.end`).
+one item, the candidate's parts and ``groundingMetadata`` (:meth:`Reading.end`). The model the
+answer names is its ``modelVersion`` (every stream chunk carries it; the first is kept).
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ class Reading:
     _blocked: str | None = field(default=None, init=False)
     _usage: Usage = field(default_factory=Usage, init=False)
     _response_id: str | None = field(default=None, init=False)
+    _response_model: str | None = field(default=None, init=False)
 
     def __call__(self, event: SseEvent) -> Iterator[Delta]:
         """The deltas of a stream's event (the stream's translator)."""
@@ -144,6 +146,8 @@ class Reading:
         candidates = expect(chunk.get("candidates") or [], list, "candidates is {type}")
         if self._response_id is None:
             self._response_id = string_or_none(chunk.get("responseId")) or None
+        if self._response_model is None:
+            self._response_model = string_or_none(chunk.get("modelVersion")) or None
         if "usageMetadata" in chunk:
             self._usage = usage_of(chunk["usageMetadata"])
         if self._blocked is None:
@@ -216,7 +220,12 @@ class Reading:
             if problem is not None:
                 raise UnusableResponseError(problem)
             yield RefusalPiece(str(self._blocked))
-            yield TurnEnd(self._usage, "content_filter", self._response_id)
+            yield TurnEnd(
+                self._usage,
+                "content_filter",
+                self._response_id,
+                response_model=self._response_model,
+            )
             return
         if self.prepared.hosted:  # the codecs' item: the candidate's parts and grounding
             candidate = {"content": {"role": "model", "parts": [dict(p) for p in self._parts]}}
@@ -227,7 +236,7 @@ class Reading:
         finish, refusal = finish_of(reason, self._count > 0, message)
         if refusal is not None:
             yield RefusalPiece(refusal)
-        yield TurnEnd(self._usage, finish, self._response_id)
+        yield TurnEnd(self._usage, finish, self._response_id, response_model=self._response_model)
 
     def _unfinished(self) -> str | None:
         """What is wrong with an answer without a finish reason; None for a blocked prompt."""

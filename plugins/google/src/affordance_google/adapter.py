@@ -45,6 +45,9 @@ __all__ = ["GoogleAdapter", "GoogleModel"]
 DEFAULT_API_VERSION = "v1beta"
 """The Developer API version the adapter calls unless told otherwise (``api_version=``)."""
 
+DEVELOPER_API_URL = "https://generativelanguage.googleapis.com/"
+"""The Gemini Developer API's base URL, ``google-genai``'s default."""
+
 
 class GoogleModel(WireModel[PreparedRequest]):
     """Gemini's ``generateContent`` wire format, sent through ``google-genai``'s HTTP layer: the
@@ -74,6 +77,17 @@ class GoogleModel(WireModel[PreparedRequest]):
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return Reading(prepared)
+
+    def endpoint(self, *, asynchronous: bool) -> str | None:
+        """The base URL the client's api client sends to (``_http_options.base_url``: the
+        ``base_url`` it was given, else the Developer API's or the Vertex AI region's); a
+        ``google-genai`` client has no ``base_url`` of its own."""
+        client = self.clients.async_client() if asynchronous else self.clients.sync_client()
+        api = getattr(client, "_api_client", None)
+        url = getattr(getattr(api, "_http_options", None), "base_url", None)
+        if isinstance(url, str) and url:
+            return url
+        return None if api is None or getattr(api, "vertexai", False) else DEVELOPER_API_URL
 
 
 class GoogleAdapter(ProviderAdapter[GoogleModel]):

@@ -10,7 +10,9 @@ refusals and function-call arguments arrive as ``*.delta`` events and each finis
 ``response.output_item.done``; hosted tools report progress as
 ``response.<kind>_call.<status>``; the turn ends with ``response.completed`` or
 ``response.incomplete``; ``response.failed`` and ``error`` events are the provider reporting a
-failure mid-stream. Other events repeat what arrives elsewhere.
+failure mid-stream. The model the response names is its ``model``, read from
+``response.created`` and the final event's response (a whole answer: from the body). Other
+events repeat what arrives elsewhere.
 
 **Chat Completions**: a whole completion is the one chunk it would be (its ``message`` standing
 for the chunk's ``delta``). With ``stream_options.include_usage`` the usage arrives in a last
@@ -21,7 +23,8 @@ at an index already begun is refused, never folded in). An ``{"error": ...}`` ch
 provider reporting a failure mid-stream; a stream with no choice in any chunk is unusable, as a
 completion with no choices is. Hosted tools (web search on search models) are read from one
 ``message`` item, the answer text and its ``annotations``, built the same way from a completion
-and from a stream.
+and from a stream. The model the answer names is the first ``model`` a chunk (or the completion)
+names; an empty one names none (Azure's prompt-filter chunk has one).
 """
 
 from __future__ import annotations
@@ -145,7 +148,15 @@ class ResponsesReply(StreamTranslator):
             reason = "refusal" if self.refused else None
         finished = finish_reason(reason, _INCOMPLETE_REASONS, calls=bool(self.calls))
         usage = _responses_usage(response.get("usage"))
-        return (TurnEnd(usage, finished, string_or_none(response.get("id"))),)
+        model = string_or_none(response.get("model")) or self.response_model
+        return (TurnEnd(usage, finished, string_or_none(response.get("id")), response_model=model),)
+
+    def created(self, response: Any) -> Sequence[Delta]:
+        """The response begins (``response.created``): the model it names kept, in case the
+        final event's response does not name one."""
+        if isinstance(response, dict):
+            self.response_model = string_or_none(response.get("model")) or None
+        return ()
 
     def other(self, kind: object, data: dict[str, Any]) -> Sequence[Delta]:
         """``response.web_search_call.searching`` and the like: a hosted tool at work."""
@@ -171,6 +182,7 @@ class ResponsesReply(StreamTranslator):
         raise StreamFailedError(describe_error_body(data, str(data.get("message")), ("code",)))
 
     handlers: ClassVar[Mapping[str, EventHandler]] = {
+        "response.created": lambda self, data: self.created(data.get("response")),
         "response.output_text.delta": lambda self, data: (TextPiece(_delta(data)),),
         "response.function_call_arguments.delta": lambda self, data: (
             ToolCallArguments(_index(data), _delta(data)),
@@ -241,6 +253,8 @@ class ChatReply(StreamTranslator):
         (``"message"``)."""
         if self.response_id is None:
             self.response_id = string_or_none(chunk.get("id"))
+        if self.response_model is None:
+            self.response_model = string_or_none(chunk.get("model")) or None
         if isinstance(chunk.get("usage"), dict):
             self._usage = _chat_usage(chunk["usage"])
         choices = chunk.get("choices")
@@ -316,7 +330,9 @@ class ChatReply(StreamTranslator):
             out.append(ProviderItem(item, echo=False, hosted=True))
         reason = "refusal" if self.refused else self.reason
         finished = finish_reason(reason, _FINISH_REASONS, calls=bool(self.calls))
-        out.append(TurnEnd(self._usage, finished, self.response_id))
+        out.append(
+            TurnEnd(self._usage, finished, self.response_id, response_model=self.response_model)
+        )
         return out
 
 
