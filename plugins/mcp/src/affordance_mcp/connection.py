@@ -14,6 +14,11 @@ and the tool layer decides whether to replay.
 The tool list is fetched once and kept until the server says it changed
 (``notifications/tools/list_changed``, or a ``subscriptions/listen`` event on 2026-07-28
 connections) or the connection is renewed.
+
+A call carries the caller's trace context (core's ``trace_carrier()``: the call's
+``execute_tool`` span when a tracing plugin is on) in its ``params._meta`` as W3C
+``traceparent``/``tracestate``, the keys MCP reserves for it (SEP-414), so the server's work
+joins the caller's trace; with no tracing plugin the request is what it was.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import mcp_types
 from mcp import Client, MCPError
 from mcp.client.stdio import stdio_client
 from mcp_types import CONNECTION_CLOSED
 
+from affordance.runtime import trace_carrier
 from affordance_mcp import loop
 from affordance_mcp.changes import following_tool_changes
 from affordance_mcp.errors import MCPConnectError, ServerGoneError
@@ -195,8 +201,10 @@ class MCPConnection:
     async def call(self, name: str, arguments: Mapping[str, Any]) -> mcp_types.CallToolResult:
         """Call ``name`` from any loop. Raises :class:`ServerGoneError` if the server died while
         the call was in flight (it may have run), :class:`MCPError` for a protocol error. The
-        call's time limit is the executor's (the tool's ``timeout``)."""
-        return await self._run(lambda: self._call(name, dict(arguments)))
+        call's time limit is the executor's (the tool's ``timeout``). The caller's trace
+        context goes in the request's ``_meta`` (see the module)."""
+        carrier = trace_carrier()
+        return await self._run(lambda: self._call(name, dict(arguments), carrier))
 
     # -- where the session lives -------------------------------------------------------------
     # The holder task runs on the connection's home loop: the shared MCP loop, or the caller's
@@ -343,10 +351,14 @@ class MCPConnection:
         self.tools_version += 1
         return self._tools
 
-    async def _call(self, name: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
+    async def _call(
+        self, name: str, arguments: dict[str, Any], carrier: dict[str, str]
+    ) -> mcp_types.CallToolResult:
         client = await self._open()
+        # No carrier (no tracing plugin on): no ``meta``, the request as it always was.
+        meta = cast(mcp_types.RequestParamsMeta, dict(carrier)) if carrier else None
         try:
-            return await client.call_tool(name, arguments)
+            return await client.call_tool(name, arguments, meta=meta)
         except MCPError as error:
             if error.code == CONNECTION_CLOSED:
                 raise ServerGoneError(self.label) from error

@@ -15,7 +15,9 @@ tools (the provider runs those) are left out. Each tool is declared as:
 
 A call's result is ``model_text()`` (what a model would read) as text, ``isError`` when it
 failed, and ``structuredContent`` = ``dump(value)`` when an output schema was declared and it
-succeeded.
+succeeded. Each call answered is a ``ToolInvoked`` on the server's bus, as in a run (it ends
+the call's ``execute_tool`` span when a tracer watches); the session is not sent it, so a
+server's session does not keep every call of its life.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from affordance import (
     Tool,
     ToolContext,
     ToolExecutor,
+    ToolInvoked,
     ToolResult,
     open_sections_tool,
 )
@@ -108,14 +111,21 @@ class ServedTools:
             call_id=prepared.call.id,
         )
         outcome = await self.executor.arun(prepared, context)
-        self.executor.finish(outcome, run_id=self.run_id, turn=context.turn)
+        self._finish(outcome, context.turn)
         return self._answer(outcome)
 
     def refuse(self, prepared: PreparedCall, result: ToolResult[Any]) -> types.CallToolResult:
         """Answer a call that will not run (declined, or unconfirmable) with ``result``."""
         outcome = CallOutcome(prepared, result)
-        self.executor.finish(outcome, run_id=self.run_id, turn=next(self._turns))
+        self._finish(outcome, next(self._turns))
         return self._answer(outcome)
+
+    def _finish(self, outcome: CallOutcome, turn: int) -> None:
+        """The executor's bookkeeping, then the call's ``ToolInvoked`` for whoever watches."""
+        self.executor.finish(outcome, run_id=self.run_id, turn=turn)
+        if not self.bus.wants(ToolInvoked):
+            return
+        self.bus.publish(outcome.invoked(self.prompt.name, self.run_id, turn))
 
     def _answer(self, outcome: CallOutcome) -> types.CallToolResult:
         result = outcome.result

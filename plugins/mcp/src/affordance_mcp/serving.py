@@ -6,6 +6,12 @@ connect to it in-process with ``mcp.Client(server)``, or run it with :func:`serv
 :func:`serve_async` over stdio or streamable HTTP (the ``/mcp`` path). Calls run through core's
 ``ToolExecutor``; a destructive call runs once the client's user confirms it
 (``affordance_mcp.confirmations``). The command line is ``affordance mcp serve``.
+
+A call whose ``params._meta`` carries a W3C ``traceparent`` (SEP-414: what ``MCPSection``
+sends) runs inside core's ``joined_trace``: with a tracing plugin on, the call's
+``execute_tool`` span is a child of the client's span. ``_meta`` is the client's to write, so
+only ``joined_trace`` reads it: the two W3C keys with string values of bounded length, which
+the tracing plugin then parses; anything else there changes nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from affordance import EventBus, PromptTemplate, Session, ToolExecutor
-from affordance.runtime import Runner
+from affordance.runtime import Runner, joined_trace
 from affordance_mcp import __version__
 from affordance_mcp.confirmations import Confirmations
 from affordance_mcp.served_tools import ServedTools
@@ -55,6 +61,12 @@ def server_for(
         return types.ListToolsResult(tools=list(served.declarations))
 
     async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        with joined_trace(params.meta):
+            return await answer_call(ctx, params)
+
+    async def answer_call(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         call_id = str(ctx.request_id) if ctx.request_id is not None else ""
