@@ -1,20 +1,15 @@
-"""Shared pieces of the durable-run tests: a fresh task queue and ledger per test, and the test
-deployment (``durable_app``) importable here and in worker subprocesses. The dev server is the
-session's (``temporal_server`` in ``tests/conftest.py``)."""
+"""Shared pieces of the durable-run tests: a fresh task queue and ledger per test. The test
+deployment (``durable_app``) is in ``tests/fixtures``, on the path here, in the other test
+directories that run durable runs and in worker subprocesses. The dev server is the session's
+(``temporal_server`` in ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))  # `import durable_app`, as the worker subprocesses do
-
-from durable_app import Ledger  # noqa: E402
+from durable_app import Ledger
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ render exactly as the worker rendered them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -258,3 +259,28 @@ def test_structured_output_comes_back_as_the_prompts_output_type() -> None:
     result = RunResult("answer", "answer", "r", output={"value": 7})
 
     assert decode_response(result, registry).output == Answer(7)
+
+
+@pytest.mark.parametrize(
+    "envelope",
+    [
+        RunInput(REF, MESSAGES, run_id="run-1"),
+        ModelCall(REF, "run-1", 2, "system text", MESSAGES, ("add_note",)),
+        ToolCallInput(REF, "run-1", 1, CALLS[0], {"text": "milk"}),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_the_trace_context_crosses_when_there_is_one_and_envelopes_without_it_still_read(
+    envelope: Any,
+) -> None:
+    """A run nobody traces writes what a release before tracing wrote (no ``trace`` key),
+    so its history reads on either side of the upgrade; a carrier crosses as it is."""
+    untraced = to_data(envelope)
+    assert "trace" not in untraced
+    assert from_data(type(envelope), json.loads(json.dumps(untraced))).trace == {}
+
+    carrier = {"traceparent": f"00-{'ab' * 16}-{'cd' * 8}-01", "tracestate": "vendor=1"}
+    traced = dataclasses.replace(envelope, trace=carrier)
+    data = json.loads(json.dumps(to_data(traced)))
+    assert data["trace"] == carrier
+    assert from_data(type(envelope), data) == traced

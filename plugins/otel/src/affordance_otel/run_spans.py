@@ -61,6 +61,12 @@ class RunSpans:
         self.denied: set[str] = set()
         self.opening: str | None = None  # the prompt's text, kept only with content capture
 
+    def parent(self) -> Context | None:
+        """The context a request or call of this run starts its span in: the run's agent span;
+        for a joined run, whatever is current where it begins (``None``) — its own activity's
+        span when a transport made one, not the span the run first joined under."""
+        return None if self.joined else self.context
+
     def end_children(self) -> None:
         """End the request and tool spans still open (a run that ended under them)."""
         for request in self.requests.values():

@@ -62,7 +62,7 @@ class ToolTracer:
             attributes[gen_ai.GEN_AI_TOOL_CALL_ARGUMENTS] = content.arguments_json(event.params)
         span = self._tracer.start_span(
             tool_span_name(event.name),
-            context=run.context,
+            context=run.parent(),
             kind=SpanKind.INTERNAL,
             attributes=attributes,
         )

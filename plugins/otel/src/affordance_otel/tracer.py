@@ -224,7 +224,7 @@ class RunTracer:
         }
         span = self._tracer.start_span(
             request_span_name(operation, event.model),
-            context=run.context,
+            context=run.parent(),
             kind=SpanKind.CLIENT,
             attributes=attributes,
         )

@@ -8,6 +8,13 @@ The model activity sends one attempt through the worker's adapter, its own retri
 adapter's codecs; a transient provider error fails the attempt for Temporal to retry, within
 the run's outage limit. The tool activity runs one attempt of the handler through the
 executor (its timeout, its error mapping). Temporal does all the retrying.
+
+Both run in the trace the run was started in (the input's ``trace``, made current with
+``affordance.runtime.joined_trace``), and publish what a tracer needs to make their spans
+there — only when one watches (a subscriber of every bus, as ``affordance-otel``'s): the
+model activity its request's ``ModelRequestSent`` and ``ModelAnswered``/``ModelRequestFailed``
+(``RequestEvents``), the tool activity the ``ToolInvoked`` that ends the ``ToolHandlerStarted``
+its executor published. Nobody watching, they send and run exactly as without tracing.
 """
 
 from __future__ import annotations
@@ -34,11 +41,19 @@ from affordance import (
     Tool,
     ToolContext,
     ToolExecutor,
+    ToolHandlerStarted,
     ToolResult,
 )
-from affordance.adapters import ModelRequest, output_name, output_schema
+from affordance.adapters import ModelRequest, ProviderTurn, output_name, output_schema
 from affordance.clock import Deadline
-from affordance.runtime import CallOutcome, NestedWaiting, PreparedCall, ToolErrorInfo
+from affordance.runtime import (
+    CallOutcome,
+    NestedWaiting,
+    PreparedCall,
+    RequestEvents,
+    ToolErrorInfo,
+    joined_trace,
+)
 from affordance.serde import ParseError, dump, parse
 from affordance.tools import NO_RETRY
 from affordance_temporal._inworkflow import StandIn
@@ -78,6 +93,11 @@ class DurableActivities:
     ``adapter`` is this worker's model connection (one per worker process, built from its
     environment); a worker that only runs tools may have none. ``executor`` (default: the
     adapter's) gives tool calls their default timeout and clock.
+
+    Model requests publish their events on one bus for the instance: nothing subscribes to it
+    (only every-bus subscribers see it, and its ``watches_requests`` reads theirs live), so a
+    bus per request would buy nothing. Each tool call gets a bus of its own, as before: it is
+    the handler's ``context.event_bus``, which a handler may subscribe to.
     """
 
     def __init__(
@@ -94,6 +114,7 @@ class DurableActivities:
         self._context_adapter: Evaluator = (
             adapter if adapter is not None else Evaluator(StandIn(), executor=executor)
         )
+        self._requests_bus = EventBus()
         self._one_attempt: dict[Tool[Any, Any], Tool[Any, Any]] = {}
         self._renders: OrderedDict[str, tuple[PromptTemplate[Any], RenderedPrompt[Any]]] = (
             OrderedDict()
@@ -137,8 +158,8 @@ class DurableActivities:
                 retries=False,  # Temporal retries the activity: one policy, in the history
             )
             async with heartbeating():
-                with _outages(call):
-                    turn = await adapter.asend(request)
+                with _outages(call), joined_trace(call.trace):
+                    turn = await self._send(adapter, request)
             turn = adapter.normalize_turn(turn, request)
             outputs: dict[str, Any] = {}
             if turn.hosted_items and rendered.hosted_tools:
@@ -160,23 +181,23 @@ class DurableActivities:
                 )
             params = _params(tool, call_input.arguments)
             prepared = PreparedCall(call, self._single_attempt(tool), call_input.arguments, params)
+            bus = EventBus()
             context = ToolContext(
                 prompt=prompt,
                 rendered_prompt=rendered,
                 adapter=self._context_adapter,
                 session=Session(),
-                event_bus=EventBus(),
+                event_bus=bus,
                 run_id=call_input.run_id,
                 turn=call_input.turn,
                 call_id=call.id,
                 deadline=_deadline(call_input.deadline_at, self.executor),
                 asynchronous=True,  # an activity awaits its call on the worker's loop
             )
-        async with heartbeating():
-            outcome = await self.executor.arun(prepared, context)
-        if isinstance(outcome.result.value, NestedWaiting):
-            outcome = replace(outcome, result=NESTED_WAIT_REFUSED, rendered=None)
         attempt = activity.info().attempt
+        async with heartbeating():
+            with joined_trace(call_input.trace):
+                outcome = await self._run_call(prepared, context, attempt)
         answer = ToolAnswer(
             encode_result(outcome.result), outcome.duration, attempt, outcome.error_code
         )
@@ -188,6 +209,43 @@ class DurableActivities:
                 category=ApplicationErrorCategory.BENIGN,  # expected: logged at DEBUG
             )
         return to_data(answer)
+
+    async def _send(self, adapter: Evaluator, request: ModelRequest) -> ProviderTurn:
+        """``adapter.asend(request)``; with its request events published when a tracer
+        watches (the request then goes out with its ``chat`` span current)."""
+        bus = self._requests_bus
+        if not bus.watches_requests:
+            return await adapter.asend(request)
+        events = RequestEvents.for_connection(bus.publish, adapter.connection, asynchronous=True)
+        return await events.asend(adapter.asend, request)
+
+    async def _run_call(
+        self, prepared: PreparedCall, context: ToolContext, attempt: int
+    ) -> CallOutcome:
+        """One attempt of the call through the executor. When its handler was watched (the
+        executor published ``ToolHandlerStarted``: a tracer opened the call's span), the
+        ``ToolInvoked`` that ends it is published here, where the call ran — the workflow's
+        own comes later, in the workflow's process — and also when the attempt is cut short
+        (the activity cancelled), so no span stays open on the worker."""
+        bus = context.event_bus
+        if not bus.wants(ToolHandlerStarted):
+            return _refused_nested_wait(await self.executor.arun(prepared, context))
+        started = time.perf_counter()
+        try:
+            outcome = _refused_nested_wait(await self.executor.arun(prepared, context))
+        except BaseException as error:
+            interrupted: ToolResult[None] = ToolResult.error(
+                f"the call was interrupted ({type(error).__name__})"
+            )
+            cut = CallOutcome(prepared, interrupted, time.perf_counter() - started, attempt)
+            bus.publish(
+                cut.invoked(context.prompt.name, context.run_id, context.turn, attempts=attempt)
+            )
+            raise
+        bus.publish(
+            outcome.invoked(context.prompt.name, context.run_id, context.turn, attempts=attempt)
+        )
+        return outcome
 
     def _render(self, ref: PromptRef) -> tuple[PromptTemplate[Any], RenderedPrompt[Any]]:
         """The prompt and its render for ``ref``, kept for the next turns of the run."""
@@ -223,6 +281,12 @@ NESTED_WAIT_REFUSED: ToolResult[None] = ToolResult.error(
 )
 """A durable run's tool call whose nested run (a ``PromptTool``'s) waits for confirmation: its
 activity cannot hold the nested run across the workflow's wait, so the call fails, readably."""
+
+
+def _refused_nested_wait(outcome: CallOutcome) -> CallOutcome:
+    if isinstance(outcome.result.value, NestedWaiting):
+        return replace(outcome, result=NESTED_WAIT_REFUSED, rendered=None)
+    return outcome
 
 
 @asynccontextmanager

@@ -8,6 +8,12 @@ holds plain JSON a person (or another language's worker) can read. An envelope's
 (a transcript) is written with ``affordance.transcript`` instead: the versioned format a
 transcript is stored in everywhere, which keeps each call's arguments and each provider item
 exactly as the provider sent them.
+
+``RunInput``, ``ModelCall`` and ``ToolCallInput`` also carry the trace context the run was
+started in (``trace``: the W3C entries of ``affordance.runtime.trace_carrier()``), so the
+activities' spans join the caller's trace. An empty one is left out of the data: a run nobody
+traces sends what a release before tracing sent, and an envelope written then reads with an
+empty ``trace``.
 """
 
 from __future__ import annotations
@@ -82,13 +88,15 @@ class PromptRef:
 @dataclass(frozen=True, slots=True)
 class RunInput:
     """The workflow's input. ``run_id`` defaults to the workflow id; ``limits`` bound the
-    run as ``evaluate(limits=...)`` does."""
+    run as ``evaluate(limits=...)`` does; ``trace`` is the trace context the run was started
+    in, handed to each of its activities (empty: none)."""
 
     prompt: PromptRef
     messages: tuple[Message, ...] = ()
     options: RunOptions = field(default_factory=RunOptions)
     run_id: str | None = None
     limits: UsageLimits | None = None
+    trace: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,8 @@ class ModelCall:
     max_attempts: int = 3
     """``RunOptions.model_max_attempts``: the attempts for failures that are not the
     provider's (an adapter's bug, say)."""
+    trace: dict[str, str] = field(default_factory=dict)
+    """``RunInput.trace``: the request's spans join it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +147,8 @@ class ToolCallInput:
     max_attempts: int = 1
     retry_timeouts: bool = False
     deadline_at: float | None = None
+    trace: dict[str, str] = field(default_factory=dict)
+    """``RunInput.trace``: the call's span joins it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,11 +262,13 @@ class RunResult:
 
 _WITH_TRANSCRIPT = (RunInput, ModelCall, RunStatus, RunResult)
 """The envelopes holding a transcript (``messages``), written in the transcript format."""
+_WITH_TRACE = (RunInput, ModelCall, ToolCallInput)
+"""The envelopes carrying the run's trace context (``trace``), left out when empty."""
 
 
 def to_data(envelope: object) -> dict[str, Any]:
     """An envelope as JSON-like data, for Temporal's payload converter; its ``messages`` as
-    a transcript document (``affordance.transcript.to_data``)."""
+    a transcript document (``affordance.transcript.to_data``); an empty ``trace`` left out."""
     if isinstance(envelope, _WITH_TRANSCRIPT):
         data = dump(replace(envelope, messages=()))
         data["messages"] = transcript_to_data(envelope.messages)
@@ -262,6 +276,8 @@ def to_data(envelope: object) -> dict[str, Any]:
         data = dump(envelope)
     if not isinstance(data, dict):
         raise TypeError(f"{type(envelope).__qualname__} is not an envelope")
+    if isinstance(envelope, _WITH_TRACE) and not envelope.trace:
+        del data["trace"]
     return data
 
 

@@ -31,7 +31,7 @@ from affordance import (
     UsageLimits,
 )
 from affordance.adapters import Message
-from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult
+from affordance.runtime import Confirmation, PendingConfirmation, ToolCallResult, trace_carrier
 from affordance.serde import ParseError
 from affordance_temporal.boundary import (
     Answers,
@@ -89,7 +89,9 @@ async def start_run(
     is refused (``ValueError``): the workflow cannot price turns yet. ``overrides`` (a store,
     read now under ``overrides_tag``, or a document) change the prompt's texts for the whole
     run, as ``evaluate(overrides=...)`` does: the document goes in the workflow's input, so a
-    store edited during the run does not change it."""
+    store edited during the run does not change it. The trace context current here (a span
+    of the caller's, when a tracing plugin is on) goes in it too: the run's model requests and
+    tool calls are traced under it, on whichever worker runs them."""
     template = registry.prompt(prompt)  # an unknown name fails here, not in a worker
     texts = None
     if isinstance(overrides, PromptOverrides):
@@ -108,6 +110,7 @@ async def start_run(
         options=options if options is not None else RunOptions(),
         run_id=run_id,
         limits=limits,
+        trace=trace_carrier(),
     )
     handle: WorkflowHandle[Any, Any] = await client.start_workflow(
         WORKFLOW_NAME,

@@ -7,6 +7,9 @@ activity (the calls of a turn run concurrently, as in ``aevaluate``). A run susp
 confirmation waits durably for the answers (the ``confirm`` update, which takes answers only
 for the calls pending at that moment), then resumes exactly as
 ``evaluate(..., confirmations=...)`` does.
+
+The workflow traces nothing itself: the trace context the run was started in
+(``RunInput.trace``) is copied into every activity's input, where the activity joins it.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
-    from affordance import Evaluator, EventBus, PromptEvaluationError, Session, deny
+    from affordance import Evaluator, PromptEvaluationError, Session, deny
     from affordance.adapters import AssistantMessage, Message, ModelRequest
     from affordance.clock import Deadline
     from affordance.runtime import (
@@ -29,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
         Evaluation,
         Finished,
         PreparedCall,
+        PrivateEventBus,
         PromptResponse,
         ResultCache,
         RunCalls,
@@ -219,6 +223,7 @@ class _Driver:
         self.host = host
         self.ref = run_input.prompt
         self.options: RunOptions = run_input.options
+        self.trace = run_input.trace  # the caller's trace context, for every activity
         self.clock = WorkflowClock()
         self.executor = WorkflowExecutor(
             policy=host.policy,
@@ -243,7 +248,9 @@ class _Driver:
             params=decode_params(prompt, self.ref),
             adapter=self.runner,
             session=Session(session_id=run_id),
-            bus=EventBus(),
+            # only its own handlers: the activities publish the run's requests and calls where
+            # they happen, and this loop replays; a process-wide tracer must not see them twice
+            bus=PrivateEventBus(),
             executor=self.executor,
             messages=run_input.messages,
             visibility_overrides=decode_overrides(self.ref.overrides) or None,
@@ -294,6 +301,7 @@ class _Driver:
             deadline_at=self._deadline_at(),
             outage_limit=self.options.provider_outage_limit,
             max_attempts=self.options.model_max_attempts,
+            trace=self.trace,
         )
         options = model_activity_options(self.options, remaining=self._remaining())
         try:
@@ -322,6 +330,7 @@ class _Driver:
             max_attempts=policy.max_attempts,
             retry_timeouts=policy.retry_timeouts,
             deadline_at=self._deadline_at(),
+            trace=self.trace,
         )
         options = tool_activity_options(
             tool,
