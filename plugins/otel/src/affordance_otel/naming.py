@@ -8,6 +8,7 @@ for what the conventions have no name for.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
@@ -115,22 +116,26 @@ def request_span_name(operation: str, model: str | None) -> str:
 _DEFAULT_PORTS = {"https": 443, "http": 80}
 
 
-def server_attributes(url: str) -> dict[str, str | int]:
+@lru_cache(maxsize=64)
+def server_attributes(url: str) -> tuple[tuple[str, str | int], ...]:
     """``server.address`` and ``server.port`` of a connection's base URL (the port its scheme
-    implies when it names none); ``{}`` for a URL with no host."""
+    implies when it names none), as items to add; none for a URL with no host. Kept per URL:
+    a process talks to a few servers, and a request should not parse one each time."""
     try:
         parts = urlsplit(url)
         host, port = parts.hostname, parts.port
     except ValueError:  # a port that is no number, or out of range
-        return {}
+        return ()
     if not host:
-        return {}
+        return ()
     if port is None:
         port = _DEFAULT_PORTS.get(parts.scheme)
-    found: dict[str, str | int] = {server_attributes_module.SERVER_ADDRESS: host}
-    if port is not None:
-        found[server_attributes_module.SERVER_PORT] = port
-    return found
+    if port is None:
+        return ((server_attributes_module.SERVER_ADDRESS, host),)
+    return (
+        (server_attributes_module.SERVER_ADDRESS, host),
+        (server_attributes_module.SERVER_PORT, port),
+    )
 
 
 def tool_span_name(tool_name: str) -> str:
