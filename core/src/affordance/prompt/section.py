@@ -127,6 +127,24 @@ class Section(Generic[ParamsT]):
         """The hosted tools this section exposes; subclasses may override."""
         return self._hosted_tools
 
+    def tools_listing(self) -> Any:
+        """For a section with ``tools_listed_at_render``: what it would render now — its tools
+        and the text they come with — as JSON data (it may connect to list them). A process
+        that may not do I/O (a durable run's workflow) renders :meth:`listed` of it instead."""
+        raise NotImplementedError(
+            f"{type(self).__qualname__} lists its tools at render but cannot give that listing "
+            "ahead of the render (it does not override Section.tools_listing)"
+        )
+
+    def listed(self, listing: Any) -> Section[ParamsT]:
+        """This section as it renders with ``listing`` (a :meth:`tools_listing` result, maybe
+        from another process): the same tools and text, fixed, and never listed anew. Its tools
+        still run as the live section's do (an MCP tool still calls its server)."""
+        raise NotImplementedError(
+            f"{type(self).__qualname__} lists its tools at render but cannot render a given "
+            "listing (it does not override Section.listed)"
+        )
+
     def is_enabled(self, params: ParamsT | None) -> bool:
         if self.enabled is None:
             return True

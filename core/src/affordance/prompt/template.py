@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -30,6 +32,7 @@ _FULL = SectionVisibility.FULL
 _NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = {}
 RESERVED_TOOL_NAMES = frozenset({OPEN_SECTIONS})
 _APPLIED_KEPT = 8  # overrides documents a prompt keeps resolved (a store's tags, in practice)
+_LISTED_KEPT = 8  # listings a prompt keeps its listed forms of (see ``with_listings``)
 
 
 class _Node:
@@ -102,6 +105,7 @@ class PromptTemplate(Generic[OutputT]):
         )
         self._applied: dict[int, tuple[PromptOverrides, AppliedOverrides]] = {}
         self._applied_lock = threading.Lock()
+        self._listed: dict[str, PromptTemplate[OutputT]] = {}
 
     def __class_getitem__(cls, item: Any) -> TypeArgsAlias:
         return subscript(cls, item)
@@ -129,6 +133,74 @@ class PromptTemplate(Generic[OutputT]):
     def tools(self) -> tuple[Tool[Any, Any], ...]:
         """Every tool declared anywhere in the tree, enabled or not, in declaration order."""
         return tuple(tool for node in self._index.values() for tool in node.section.tools())
+
+    # -- sections that list their tools at render --------------------------------------------
+
+    def listed_section_paths(self) -> tuple[SectionPath, ...]:
+        """The paths of the sections whose tools are listed at render
+        (``Section.tools_listed_at_render``), depth first."""
+        return tuple(
+            path for path, node in self._index.items() if node.section.tools_listed_at_render
+        )
+
+    def tools_listings(self) -> dict[str, Any]:
+        """Each listed section's ``Section.tools_listing()`` (JSON data) by dotted path: what
+        :meth:`with_listings` takes, in this process or another. Sections may connect."""
+        return {
+            ".".join(path): self._index[path].section.tools_listing()
+            for path in self.listed_section_paths()
+        }
+
+    def with_listings(self, listings: Mapping[str, Any]) -> PromptTemplate[OutputT]:
+        """This prompt with each listed section swapped for ``section.listed(listing)``: it
+        renders the given tools and texts (``listings`` by dotted path, as
+        :meth:`tools_listings` returns them) and does no I/O. Kept per listing, so the same
+        listing gives the same prompt; a prompt without listed sections is returned as is."""
+        paths = {".".join(path): path for path in self.listed_section_paths()}
+        unknown = sorted(set(listings) - set(paths))
+        if unknown:
+            raise PromptRenderError(
+                f"a listing was given for {unknown[0]!r}, which is not a section listing its "
+                f"tools at render (those are: {', '.join(paths) or 'none'})",
+                section_path=tuple(unknown[0].split(".")),
+            )
+        for dotted, path in paths.items():
+            if dotted not in listings:
+                raise PromptRenderError(
+                    "no listing was given for this section, which lists its tools at render",
+                    section_path=path,
+                )
+        if not paths:
+            return self
+        key = json.dumps(listings, sort_keys=True, separators=(",", ":"))
+        cached = self._listed.get(key)
+        if cached is not None:
+            return cached
+        relisted = copy.copy(self)
+        relisted._index = {}
+        relisted._roots = relisted._relisted(self._roots, listings)
+        relisted.sections = tuple(node.section for node in relisted._roots)
+        relisted._applied = {}
+        relisted._applied_lock = threading.Lock()
+        relisted._listed = {}
+        with self._applied_lock:
+            if len(self._listed) >= _LISTED_KEPT:
+                del self._listed[next(iter(self._listed))]
+            self._listed[key] = relisted
+        return relisted
+
+    def _relisted(self, nodes: tuple[_Node, ...], listings: Mapping[str, Any]) -> tuple[_Node, ...]:
+        """Copies of ``nodes`` (indexed here), listed sections swapped for their listed form."""
+        copies: list[_Node] = []
+        for node in nodes:
+            section = node.section
+            if section.tools_listed_at_render:
+                section = section.listed(listings[".".join(node.path)])
+            copied = _Node(section, node.path, node.default)
+            self._index[node.path] = copied
+            copied.children = self._relisted(node.children, listings)
+            copies.append(copied)
+        return tuple(copies)
 
     def _build(
         self, sections: Sequence[Section[Any]], parent: SectionPath, seen: set[int]

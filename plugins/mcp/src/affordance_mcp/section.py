@@ -10,7 +10,8 @@ a reconnect. The names the model sees are ``prefix + name`` (made safe for every
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+import copy
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import mcp_types
@@ -72,6 +73,7 @@ class MCPSection(Section[None]):
             max_result_chars=max_result_chars,
         )
         self._built: tuple[int, int, tuple[Tool[Any, MCPToolOutput], ...], str] | None = None
+        self._fixed: tuple[tuple[Tool[Any, MCPToolOutput], ...], str] | None = None
 
     @classmethod
     def stdio(
@@ -135,18 +137,48 @@ class MCPSection(Section[None]):
     # -- the section ---------------------------------------------------------------------
 
     def tools(self) -> tuple[Tool[Any, Any], ...]:
-        return self._current()[2]
+        return self._current()[0]
 
     def render_body(self, params: Any) -> str:
-        return self._current()[3]
+        return self._current()[1]
 
-    def _current(self) -> tuple[int, int, tuple[Tool[Any, MCPToolOutput], ...], str]:
+    def tools_listing(self) -> dict[str, Any]:
+        """The server's ``tools/list`` items as JSON and its ``instructions`` (connecting if
+        need be): what :meth:`listed` renders, in a durable run's workflow say."""
+        listed = self.connection.tools()
+        return {
+            "instructions": self.connection.instructions,
+            "tools": [
+                item.model_dump(mode="json", by_alias=True, exclude_none=True) for item in listed
+            ],
+        }
+
+    def listed(self, listing: Any) -> MCPSection:
+        """This section fixed to ``listing`` (a :meth:`tools_listing`): the same tools and text,
+        built without asking the server; a call of one of its tools still goes to the server
+        through this section's connection."""
+        items = tuple(mcp_types.Tool.model_validate(item) for item in listing["tools"])
+        fixed = copy.copy(self)
+        fixed._built = None
+        fixed._fixed = self._build(items, listing.get("instructions"))
+        return fixed
+
+    def _current(self) -> tuple[tuple[Tool[Any, MCPToolOutput], ...], str]:
         """The built tools and text, rebuilt only when the server's list was fetched anew."""
+        if self._fixed is not None:
+            return self._fixed
         listed = self.connection.tools()
         built = self._built
         version = (self.connection.connects, self.connection.tools_version)
         if built is not None and built[:2] == version:
-            return built
+            return built[2:]
+        tools, body = self._build(listed, self.connection.instructions)
+        self._built = (*version, tools, body)
+        return tools, body
+
+    def _build(
+        self, listed: Sequence[mcp_types.Tool], instructions: str | None
+    ) -> tuple[tuple[Tool[Any, MCPToolOutput], ...], str]:
         tools: list[Tool[Any, MCPToolOutput]] = []
         longer: list[str] = []
         for item in listed:
@@ -158,12 +190,10 @@ class MCPSection(Section[None]):
             tools.append(tool)
             if whole is not None:
                 longer.append(f"- `{tool.name}`: {whole}")
-        parts = [self.connection.instructions or ""]
+        parts = [instructions or ""]
         if longer:
             parts.append("What the tools do:\n" + "\n".join(longer))
-        body = "\n\n".join(part for part in parts if part)
-        self._built = (*version, tuple(tools), body)
-        return self._built
+        return tuple(tools), "\n\n".join(part for part in parts if part)
 
     def _wanted(self, item: mcp_types.Tool) -> bool:
         if self.include is not None and item.name not in self.include:

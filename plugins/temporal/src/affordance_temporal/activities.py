@@ -1,4 +1,6 @@
-"""The two activities of a durable run: one model request, one tool call.
+"""The activities of a durable run: one model request, one tool call, and — only for a prompt
+with sections whose tools are listed at render (an MCP server's) — the listing of those tools,
+once at the start of the run (``PromptTemplate.tools_listings``: JSON the workflow renders with).
 
 Both rebuild what cannot cross the boundary from the worker's :class:`PromptRegistry` — the
 rendered prompt, its tools and hosted tools — and check it against what the workflow rendered
@@ -58,11 +60,13 @@ from affordance.serde import ParseError, dump, parse
 from affordance.tools import NO_RETRY
 from affordance_temporal._inworkflow import StandIn
 from affordance_temporal.boundary import (
+    ListingCall,
     ModelAnswer,
     ModelCall,
     PromptRef,
     ToolAnswer,
     ToolCallInput,
+    ToolListings,
     decode_overrides,
     decode_params,
     decode_texts,
@@ -76,7 +80,12 @@ from affordance_temporal.errors import (
     RegistryMismatchError,
     evaluation_error_details,
 )
-from affordance_temporal.names import MODEL_ACTIVITY, RETRYABLE_TOOL_FAILURE, TOOL_ACTIVITY
+from affordance_temporal.names import (
+    LIST_TOOLS_ACTIVITY,
+    MODEL_ACTIVITY,
+    RETRYABLE_TOOL_FAILURE,
+    TOOL_ACTIVITY,
+)
 from affordance_temporal.outages import retry_delay
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import encode_result
@@ -121,14 +130,15 @@ class DurableActivities:
         )
 
     def activities(self, *, model: bool = True, tools: bool = True) -> list[Callable[..., Any]]:
-        """The activity functions to register on a worker."""
+        """The activity functions to register on a worker; a worker serving tool calls also
+        lists the tools of the sections that list them at render."""
         chosen: list[Callable[..., Any]] = []
         if model:
             if self.adapter is None:
                 raise ValueError("a worker serving model requests needs an adapter")
             chosen.append(self.model_turn)
         if tools:
-            chosen.append(self.tool_call)
+            chosen.extend((self.tool_call, self.list_tools))
         return chosen
 
     @activity.defn(name=MODEL_ACTIVITY)
@@ -209,6 +219,18 @@ class DurableActivities:
                 category=ApplicationErrorCategory.BENIGN,  # expected: logged at DEBUG
             )
         return to_data(answer)
+
+    @activity.defn(name=LIST_TOOLS_ACTIVITY)
+    async def list_tools(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The listings of the prompt's listed sections, by dotted path; the listing (which
+        may connect) runs off the worker's event loop."""
+        with _translated():
+            call = from_data(ListingCall, data)
+            prompt = self.registry.prompt(call.prompt)
+        async with heartbeating():
+            with joined_trace(call.trace):
+                listings = await asyncio.to_thread(prompt.tools_listings)
+        return to_data(ToolListings(listings))
 
     async def _send(self, adapter: Evaluator, request: ModelRequest) -> ProviderTurn:
         """``adapter.asend(request)``; with its request events published when a tracer

@@ -37,6 +37,7 @@ __all__ = [
     "CallData",
     "ConfirmationData",
     "ConfirmationRefusal",
+    "ListingCall",
     "ModelAnswer",
     "ModelCall",
     "ParamsData",
@@ -49,6 +50,7 @@ __all__ = [
     "RunStatus",
     "ToolAnswer",
     "ToolCallInput",
+    "ToolListings",
     "decode_overrides",
     "decode_params",
     "encode_overrides",
@@ -149,6 +151,24 @@ class ToolCallInput:
     deadline_at: float | None = None
     trace: dict[str, str] = field(default_factory=dict)
     """``RunInput.trace``: the call's span joins it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListingCall:
+    """Asks a worker for the listings of the prompt's sections that list their tools at
+    render (``PromptTemplate.tools_listings``)."""
+
+    prompt: str
+    trace: dict[str, str] = field(default_factory=dict)
+    """``RunInput.trace``: the listing's work joins it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolListings:
+    """Each listed section's ``Section.tools_listing()`` by dotted path: recorded in the
+    history, it is what the workflow renders those sections with for the whole run."""
+
+    listings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +282,7 @@ class RunResult:
 
 _WITH_TRANSCRIPT = (RunInput, ModelCall, RunStatus, RunResult)
 """The envelopes holding a transcript (``messages``), written in the transcript format."""
-_WITH_TRACE = (RunInput, ModelCall, ToolCallInput)
+_WITH_TRACE = (RunInput, ModelCall, ToolCallInput, ListingCall)
 """The envelopes carrying the run's trace context (``trace``), left out when empty."""
 
 

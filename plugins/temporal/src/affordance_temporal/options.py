@@ -2,8 +2,9 @@
 options.
 
 :class:`RunOptions` travels with the run (it is part of the workflow's input, so every replay
-sees the same values). :func:`tool_activity_options` and :func:`model_activity_options` are the
-mapping ``specs/DURABLE.md`` documents: pure functions, unit-tested without a server.
+sees the same values). :func:`tool_activity_options`, :func:`model_activity_options` and
+:func:`listing_activity_options` are the mapping ``specs/DURABLE.md`` documents: pure functions,
+unit-tested without a server.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "NON_RETRYABLE",
     "ActivityOptions",
     "RunOptions",
+    "listing_activity_options",
     "model_activity_options",
     "tool_activity_options",
 ]
@@ -28,6 +30,10 @@ NON_RETRYABLE = ("PromptEvaluationError", "RegistryMismatchError")
 """Error types an activity raises that no retry can fix."""
 
 _MIN_INTERVAL = 0.001  # Temporal refuses a zero retry interval
+
+LISTING_RETRY = RetryPolicy(max_attempts=3, base_delay=1.0, max_delay=10.0)
+"""How often listing the tools of a run's listed sections is tried (a server that does not
+start, say) before the run fails."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +191,19 @@ def model_activity_options(run: RunOptions, *, remaining: float | None = None) -
         heartbeat_timeout=_optional_seconds(run.model_heartbeat_timeout),
         schedule_to_close_timeout=_optional_seconds(min(bounds) if bounds else None),
         task_queue=run.model_task_queue,
+    )
+
+
+def listing_activity_options(run: RunOptions, *, remaining: float | None = None) -> ActivityOptions:
+    """The activity options of listing the tools of a run's listed sections: on the tools'
+    queue (the workers that call those tools can reach their servers), bounded as a tool
+    attempt is, tried :data:`LISTING_RETRY` times."""
+    return ActivityOptions(
+        start_to_close_timeout=_seconds(run.tool_timeout),
+        retry_policy=temporal_retry_policy(LISTING_RETRY),
+        heartbeat_timeout=_optional_seconds(run.tool_heartbeat_timeout),
+        schedule_to_close_timeout=_optional_seconds(remaining),
+        task_queue=run.tool_task_queue,
     )
 
 

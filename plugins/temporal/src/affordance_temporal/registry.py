@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from affordance import PromptTemplate, Tool
-from affordance.prompt import open_sections_tool
+from affordance.prompt import Section, open_sections_tool
 
 __all__ = ["PromptFactory", "PromptRegistry", "UnknownPromptError", "UnsupportedPromptError"]
 
@@ -34,15 +34,17 @@ class UnknownPromptError(LookupError):
 
 class UnsupportedPromptError(TypeError):
     """A registered prompt cannot run durably: it has sections whose tools are listed when it
-    renders (an MCP server's). The workflow renders the prompt itself, deterministically and
-    without I/O, so it cannot ask a server; refusing when the prompt is built beats a workflow
-    task that fails and is retried forever."""
+    renders and that cannot give that listing ahead (they do not implement
+    ``Section.tools_listing`` and ``Section.listed``, as ``MCPSection`` does). The workflow
+    renders the prompt itself, without I/O, from a listing an activity fetched; refusing when
+    the prompt is built beats a workflow task that fails and is retried forever."""
 
     def __init__(self, name: str, sections: tuple[str, ...]) -> None:
         super().__init__(
             f"prompt {name!r} cannot run durably: its section(s) {', '.join(sections)} list "
-            "their tools from a server when the prompt renders, and a workflow renders without "
-            "I/O; run it with evaluate/aevaluate, or declare those tools locally"
+            "their tools when the prompt renders but do not implement Section.tools_listing "
+            "and Section.listed, and a workflow renders without I/O; run it with "
+            "evaluate/aevaluate, implement them, or declare those tools locally"
         )
         self.name = name
         self.sections = sections
@@ -108,23 +110,31 @@ class PromptRegistry:
                         f"the factory of prompt {name!r} returned {type(built).__qualname__}, "
                         "not a PromptTemplate"
                     )
-                listed = tuple(
+                unlisted = tuple(
                     ".".join(path)
-                    for path in built.section_paths()
-                    if getattr(built.section(path), "tools_listed_at_render", False)
+                    for path in built.listed_section_paths()
+                    if not _lists_ahead(built.section(path))
                 )
-                if listed:
-                    raise UnsupportedPromptError(name, listed)
+                if unlisted:
+                    raise UnsupportedPromptError(name, unlisted)
                 self._built[name] = built
         return built
 
     def tools(self, name: str) -> Mapping[str, Tool[Any, Any]]:
         """Every tool the prompt declares (enabled or not) and the builtin ``open_sections``,
-        by name: what a result or a pending call can be decoded against."""
+        by name: what a result or a pending call can be decoded against. Not the tools of
+        sections that list them at render (asking would connect to their servers from the
+        client): their results and params come back as data."""
         found = self._tools.get(name)
         if found is None:
             prompt = self.prompt(name)
-            found = {tool.name: tool for tool in prompt.tools()}
+            listed = set(prompt.listed_section_paths())
+            found = {
+                tool.name: tool
+                for path in prompt.section_paths()
+                if path not in listed
+                for tool in _section_tools(prompt, path)
+            }
             builtin = open_sections_tool()
             found.setdefault(builtin.name, builtin)
             self._tools[name] = found
@@ -140,3 +150,19 @@ class PromptRegistry:
         worker instead of a run, and no prompt is first built inside a workflow task."""
         for name in tuple(self._factories):
             self.prompt(name)
+
+
+def _lists_ahead(section: Section[Any] | None) -> bool:
+    """Does ``section`` implement the seam a workflow renders it through (its listing taken
+    by an activity, then rendered fixed)?"""
+    if section is None:
+        return False
+    kind = type(section)
+    return kind.tools_listing is not Section.tools_listing and kind.listed is not Section.listed
+
+
+def _section_tools(
+    prompt: PromptTemplate[Any], path: tuple[str, ...]
+) -> tuple[Tool[Any, Any], ...]:
+    section = prompt.section(path)
+    return () if section is None else section.tools()

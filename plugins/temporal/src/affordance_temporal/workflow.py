@@ -8,6 +8,11 @@ confirmation waits durably for the answers (the ``confirm`` update, which takes 
 for the calls pending at that moment), then resumes exactly as
 ``evaluate(..., confirmations=...)`` does.
 
+A prompt with sections whose tools are listed at render (an MCP server's) is listed first, by
+one activity; the workflow renders those sections from that recorded listing for the whole run
+(``PromptTemplate.with_listings``), so it never does I/O and a replay renders the same tools.
+A prompt without such sections runs no such activity.
+
 The workflow traces nothing itself: the trace context the run was started in
 (``RunInput.trace``) is copied into every activity's input, where the activity joins it.
 """
@@ -23,7 +28,7 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
-    from affordance import Evaluator, PromptEvaluationError, Session, deny
+    from affordance import Evaluator, PromptEvaluationError, PromptTemplate, Session, deny
     from affordance.adapters import AssistantMessage, Message, ModelRequest
     from affordance.clock import Deadline
     from affordance.runtime import (
@@ -53,6 +58,7 @@ with workflow.unsafe.imports_passed_through():
         CallData,
         ConfirmationData,
         ConfirmationRefusal,
+        ListingCall,
         ModelAnswer,
         ModelCall,
         PendingData,
@@ -61,6 +67,7 @@ with workflow.unsafe.imports_passed_through():
         RunStatus,
         ToolAnswer,
         ToolCallInput,
+        ToolListings,
         decode_overrides,
         decode_params,
         decode_texts,
@@ -70,6 +77,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from affordance_temporal.names import (
         CONFIRM_UPDATE,
+        LIST_TOOLS_ACTIVITY,
         MODEL_ACTIVITY,
         PENDING_QUERY,
         SETTLED_UPDATE,
@@ -79,6 +87,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from affordance_temporal.options import (
         RunOptions,
+        listing_activity_options,
         model_activity_options,
         tool_activity_options,
     )
@@ -241,9 +250,13 @@ class _Driver:
             if options.deadline is None
             else Deadline(self.clock.monotonic() + options.deadline, self.clock)
         )
-        prompt = host.registry.prompt(self.ref.name)
+        self.run_input = run_input
+
+    def _evaluation(self, prompt: PromptTemplate[Any]) -> Evaluation[Any]:
+        options = self.options
+        run_input = self.run_input
         run_id = run_input.run_id or workflow.info().workflow_id
-        self.evaluation: Evaluation[Any] = Evaluation(
+        return Evaluation(
             prompt=prompt,
             params=decode_params(prompt, self.ref),
             adapter=self.runner,
@@ -265,7 +278,8 @@ class _Driver:
         )
 
     async def run(self) -> PromptResponse[Any]:
-        evaluation = self.evaluation
+        prompt = await self._listed(self.host.registry.prompt(self.ref.name))
+        evaluation = self._evaluation(prompt)
         action = evaluation.start()
         while True:
             if isinstance(action, SendRequest):
@@ -285,6 +299,25 @@ class _Driver:
                     response, self.options.confirmation_timeout
                 )
                 action = evaluation.resume(answers)
+
+    async def _listed(self, prompt: PromptTemplate[Any]) -> PromptTemplate[Any]:
+        """``prompt`` with its listed sections fixed to the listing one activity returns (its
+        result is in the history, so a replay renders the same tools); ``prompt`` itself, and
+        no activity, when it has no such sections. A failed listing fails the run."""
+        if not prompt.listed_section_paths():
+            return prompt
+        options = listing_activity_options(self.options, remaining=self._remaining())
+        data = await workflow.execute_activity(
+            LIST_TOOLS_ACTIVITY,
+            to_data(ListingCall(self.ref.name, self.trace)),
+            activity_id="list-tools",
+            **options.kwargs(),
+        )
+        listings = from_data(ToolListings, data).listings
+        # the sections are the worker's objects: what their listed forms import (a schema
+        # validator, say) is the worker's too, not a module re-imported into the sandbox
+        with workflow.unsafe.imports_passed_through():
+            return prompt.with_listings(listings)
 
     async def model_turn(self, request: ModelRequest) -> ModelAnswer:
         tool_choice = request.tool_choice
