@@ -93,6 +93,8 @@ def test_a_run_is_one_agent_span_with_a_chat_span_per_request_and_a_tool_span_pe
     assert called[gen_ai.GEN_AI_TOOL_NAME] == "echo"
     assert called[gen_ai.GEN_AI_TOOL_CALL_ID] == "call-echo"
     assert called[gen_ai.GEN_AI_TOOL_TYPE] == "function"
+    assert called["affordance.run.id"] == (agent.attributes or {})["affordance.run.id"]
+    assert called["affordance.turn"] == 1
     assert tool.status.status_code is StatusCode.UNSET
     assert first.end_time <= tool.start_time  # type: ignore[operator]
     assert tool.end_time <= second.start_time  # type: ignore[operator]

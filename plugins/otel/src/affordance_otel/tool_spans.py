@@ -22,7 +22,9 @@ from affordance_otel.naming import (
     AFFORDANCE_ATTEMPTS,
     AFFORDANCE_CACHED,
     AFFORDANCE_REASON,
+    AFFORDANCE_RUN_ID,
     AFFORDANCE_SECTIONS,
+    AFFORDANCE_TURN,
     ERROR_TYPE,
     EVENT_CACHE_HIT,
     EVENT_SECTIONS_OPENED,
@@ -57,7 +59,7 @@ class ToolTracer:
         run = self._runs.get_or_join(event.run_id)
         if run is None:
             return
-        attributes = self._tool_attributes(event.name, event.call_id, tool_type_of(event.tool))
+        attributes = self._tool_attributes(event, tool_type_of(event.tool))
         if self._capture:
             attributes[gen_ai.GEN_AI_TOOL_CALL_ARGUMENTS] = content.arguments_json(event.params)
         span = self._tracer.start_span(
@@ -103,7 +105,7 @@ class ToolTracer:
         span = run.tools.pop(event.call_id, None)
         if span is None:  # answered without a handler: cached, refused, invalid, skipped
             started = time.time_ns() - int(event.duration * 1e9)
-            attributes = self._tool_attributes(event.name, event.call_id, FUNCTION)
+            attributes = self._tool_attributes(event, FUNCTION)
             span = self._tracer.start_span(
                 tool_span_name(event.name),
                 context=run.context,
@@ -141,10 +143,16 @@ class ToolTracer:
         span.end()
         self._runs.settle(event.run_id, run)
 
-    def _tool_attributes(self, name: str, call_id: str, tool_type: str) -> Attributes:
+    def _tool_attributes(
+        self, event: ToolHandlerStarted | ToolInvoked, tool_type: str
+    ) -> Attributes:
+        """A call's span attributes; its run and turn too, as on a request's span (a durable
+        run's calls are found by them on its workers)."""
         return {
             gen_ai.GEN_AI_OPERATION_NAME: _EXECUTE_TOOL,
-            gen_ai.GEN_AI_TOOL_NAME: name,
-            gen_ai.GEN_AI_TOOL_CALL_ID: call_id,
+            gen_ai.GEN_AI_TOOL_NAME: event.name,
+            gen_ai.GEN_AI_TOOL_CALL_ID: event.call_id,
             gen_ai.GEN_AI_TOOL_TYPE: tool_type,
+            AFFORDANCE_RUN_ID: event.run_id,
+            AFFORDANCE_TURN: event.turn,
         }
