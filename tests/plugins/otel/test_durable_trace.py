@@ -7,8 +7,8 @@ exported with the real OTLP/HTTP exporter to a collector on loopback, are childr
 caller's span, in its trace — or, with Temporal's own ``TracingInterceptor`` configured too,
 children of its ``RunActivity`` spans, themselves descendants of the caller's span. A run
 resumed by an answer sent from another request stays in the trace it was started in. A run
-started with no span current completes and carries no trace (its worker has nothing to join,
-so it makes no span); one started while affordance is not instrumented carries none either.
+started with no span current completes and carries no trace (its worker's spans are roots);
+one started while affordance is not instrumented carries none either.
 A tool activity cancelled mid-call still ends the span it opened.
 
 The dev server is real (``temporal_server``), the worker runs in this process, the model is
@@ -319,18 +319,21 @@ def test_with_temporals_tracing_interceptor_the_spans_nest_under_its_activity_sp
         assert ancestors(span, spans)[-1] == CALLER
 
 
-def test_a_run_started_with_no_span_current_completes_and_its_worker_joins_no_trace(
+def test_a_run_started_with_no_span_current_is_traced_on_its_worker_from_root_spans(
     temporal_server: DevServer, tmp_path: Path, collector: Collector
 ) -> None:
-    """Nothing to join: the run carries no trace, and its worker starts no trace of its own
-    (no orphan ``chat`` or ``execute_tool`` spans)."""
+    """Nothing to join: the run carries no trace, and its worker's ``chat`` and
+    ``execute_tool`` spans are roots — still traced, still counted — found by their run id."""
     with instrumented(collector):
         _, events = asyncio.run(
             run_durably(temporal_server.address, Ledger(tmp_path / "l.db"), "save")
         )
 
     assert [trace for _, trace in carried(events)] == [None, None, None, None]
-    assert collector.spans() == []
+    spans = collector.spans()
+    assert sorted(span.name for span in spans) == ["chat", "chat", "execute_tool add_note"]
+    assert all(span.parent_span_id == b"" for span in spans)
+    assert len({attributes_of(span)["affordance.run.id"] for span in spans}) == 1
 
 
 def test_an_uninstrumented_durable_run_carries_no_trace(

@@ -340,12 +340,14 @@ def test_a_hostile_meta_joins_nothing_and_a_good_one_after_it_still_joins(
     meta: Any, telemetry: Telemetry
 ):
     """Without the SDK's middleware, only affordance reads ``_meta``: a hostile one is answered
-    and traced nowhere (no trace to join), and the next call's good one is joined."""
+    and joins no trace (its call's span is a root), and the next call's good one is joined."""
     hostile, good = serve_calls(meta, {"traceparent": TRACEPARENT}, sdk_middleware=False)
 
     assert answered(hostile).startswith("echoed a ")
     assert answered(good).startswith("echoed a ")
-    (call,) = telemetry.named("execute_tool")
+    first, call = sorted(telemetry.named("execute_tool"), key=lambda span: span.start_time or 0)
+    assert first.parent is None
+    assert first.context.trace_id != TRACE_ID
     assert call.context.trace_id == TRACE_ID
     assert call.parent is not None
     assert call.parent.span_id == PARENT_ID

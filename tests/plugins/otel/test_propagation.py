@@ -1,8 +1,9 @@
 """The trace context a run hands to work in another process: the instrumentor installs core's
 propagator (W3C ``traceparent``/``tracestate``) and takes it off again; work joined from a
 carrier — in a context that never saw the carrier's span — is in the carrier's trace; a request
-of a run this process never started ("joined") gets its span under the span current then, and
-is forgotten once done; hostile carriers join nothing and break nothing."""
+of a run this process never started ("joined") gets its span under the span current then (a
+root when none is), and is forgotten once done; hostile carriers join nothing and break
+nothing."""
 
 from __future__ import annotations
 
@@ -74,9 +75,12 @@ def test_a_request_joined_from_a_carrier_is_in_its_trace(telemetry: Telemetry):
 def test_a_joined_run_is_forgotten_once_nothing_of_it_is_open(telemetry: Telemetry):
     with joined_trace({"traceparent": TRACEPARENT}):
         send_remote_request("run-remote", turn=1)
-    send_remote_request("run-remote", turn=2)  # no span current now: nothing to join
-    (chat,) = telemetry.named("chat gpt-test")
-    assert (chat.attributes or {})["affordance.turn"] == 1
+    send_remote_request("run-remote", turn=2)  # joined anew: no span current now, so a root
+    first, second = sorted(telemetry.named("chat gpt-test"), key=lambda s: s.start_time or 0)
+    assert first.context.trace_id == TRACE_ID
+    assert (second.attributes or {})["affordance.turn"] == 2
+    assert second.parent is None
+    assert second.context.trace_id != TRACE_ID
 
 
 def test_a_span_already_current_is_kept(telemetry: Telemetry):
@@ -112,4 +116,6 @@ def test_a_hostile_carrier_joins_nothing_and_breaks_nothing(carrier: Any, teleme
     with joined_trace(carrier):
         assert not trace.get_current_span().get_span_context().is_valid
         send_remote_request("run-remote")
-    assert telemetry.named("chat") == []  # nothing current to join: no span, no error
+    (chat,) = telemetry.named("chat")  # nothing current to join: a root span, no error
+    assert chat.parent is None
+    assert chat.context.trace_id != TRACE_ID

@@ -6,8 +6,9 @@ One :class:`RunSpans` lives from the run's ``EvaluationStarted`` to its ``Prompt
 
 A run this process did not start may still send requests and run calls here: a durable run's
 activities on a worker, inside the trace the run's carrier names. Its requests and calls join
-the span current when they begin (:meth:`Runs.get_or_join`), and its :class:`RunSpans` —
-*joined*, with no agent span of its own — is forgotten once nothing of it is open.
+the span current when they begin (:meth:`Runs.get_or_join`) — roots when none is — and its
+:class:`RunSpans` — *joined*, with no agent span of its own — is forgotten once nothing of it
+is open.
 """
 
 from __future__ import annotations
@@ -101,18 +102,18 @@ class Runs:
     def get(self, run_id: str) -> RunSpans | None:
         return self._runs.get(run_id)
 
-    def get_or_join(self, run_id: str) -> RunSpans | None:
-        """The run's spans; for a run not started here, a joined one under the span current
-        now (see the module) — ``None`` when no span is (a run begun before instrumenting)."""
+    def get_or_join(self, run_id: str) -> RunSpans:
+        """The run's spans; for a run not started here, a joined one (see the module). With no
+        span current where it joins, its spans are roots: a durable run started outside any
+        trace, a run begun before instrumenting — still traced, and still counted in the
+        metrics."""
         run = self._runs.get(run_id)
         if run is not None:
             return run
-        current = get_current_span(otel_context.get_current())
-        if not current.get_span_context().is_valid:
-            return None
         with self._lock:
             run = self._runs.get(run_id)
             if run is None:
+                current = get_current_span(otel_context.get_current())
                 run = self._runs[run_id] = RunSpans(current, joined=True)
             return run
 

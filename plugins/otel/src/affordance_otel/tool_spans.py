@@ -57,8 +57,6 @@ class ToolTracer:
 
     def handler_started(self, event: ToolHandlerStarted) -> None:
         run = self._runs.get_or_join(event.run_id)
-        if run is None:
-            return
         attributes = self._tool_attributes(event, tool_type_of(event.tool))
         if self._capture:
             attributes[gen_ai.GEN_AI_TOOL_CALL_ARGUMENTS] = content.arguments_json(event.params)

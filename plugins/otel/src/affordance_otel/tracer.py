@@ -204,8 +204,6 @@ class RunTracer:
         """Start the request's span, current from here: the event is published in a context
         private to the request (core's promise), which the request is sent in."""
         run = self._runs.get_or_join(event.run_id)
-        if run is None:
-            return
         provider = provider_of(event.provider)
         operation = operation_of(provider)
         metric_attributes: dict[str, str | int] = {
