@@ -83,7 +83,8 @@ class RunTracer:
 
     Runs are keyed by run id (:class:`~affordance_otel.run_spans.Runs`); events that come
     before their run's ``EvaluationStarted`` are held and replayed once it starts. A run whose
-    start it never sees (begun before instrumenting) is left alone."""
+    start it never sees (another process's, or begun before instrumenting) gets no agent span;
+    its requests and calls are a joined run's (``Runs.get_or_join``)."""
 
     def __init__(self, tracer: Tracer, metrics: RequestMetrics, *, capture_content: bool) -> None:
         self._tracer = tracer
