@@ -13,7 +13,6 @@ from opentelemetry import context as otel_context
 from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer, set_span_in_context
 from opentelemetry.util.types import AttributeValue
 
-# Not yet on a facade (core's facades are being edited elsewhere); see pyproject's contract.
 from affordance import ToolAttemptFailed, ToolHandlerStarted, ToolInvoked
 from affordance.runtime import ToolCallDenied
 from affordance_otel import content

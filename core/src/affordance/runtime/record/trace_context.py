@@ -27,7 +27,6 @@ __all__ = [
     "TRACE_KEYS",
     "TracePropagator",
     "carried",
-    "current_trace_propagator",
     "joined_trace",
     "set_trace_propagator",
     "trace_carrier",
@@ -59,11 +58,6 @@ def set_trace_propagator(propagator: TracePropagator | None) -> None:
     calls this as it is turned on and off."""
     global _propagator
     _propagator = propagator
-
-
-def current_trace_propagator() -> TracePropagator | None:
-    """The propagator installed, if any."""
-    return _propagator
 
 
 def trace_carrier() -> dict[str, str]:
