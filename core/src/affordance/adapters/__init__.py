@@ -52,7 +52,7 @@ from affordance.adapters.raw_http import (
     response_transport_errors,
 )
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
-from affordance.adapters.resolution import IdentityCache, SerializerFactories
+from affordance.adapters.resolution import IdentityCache, SerializerFactories, WireForms
 from affordance.adapters.retry import (
     NO_REQUEST_RETRIES,
     RETRIED_STATUSES,
@@ -222,6 +222,7 @@ __all__ = [
     "Usage",
     "UsageFields",
     "UserMessage",
+    "WireForms",
     "WireModel",
     "WireTransport",
     "achunks",

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from affordance.adapters.hosted_request import HostedRequest
-from affordance.adapters.resolution import Resolution, SerializerFactories
+from affordance.adapters.resolution import Resolution, SerializerFactories, WireForms
 from affordance.errors import AffordanceError, PromptEvaluationError
 from affordance.runtime.model import (
     Delta,
@@ -131,6 +131,11 @@ class ProviderModel:
     def tool_result(self, message: ToolResultMessage) -> Any:
         """What the model reads back for one call (role ``tool_result``)."""
         return self.resolution().tool_result_serializer().serialize(message)
+
+    def wire_forms(self) -> WireForms:
+        """The messages' wire forms this model has built, kept as long as each message lives:
+        a request builder encodes a message once, not on every request that resends it."""
+        return self.resolution().wire_forms
 
     def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
         """Apply what the resolved serializers say about reading the model back: each call's

@@ -1,5 +1,5 @@
 """What one adapter resolved from one registry snapshot: its serializers, its codecs, and the
-declarations and output formats they produced, each computed once.
+declarations, output formats and messages' wire forms they produced, each computed once.
 
 Serializers come from, in order: the adapter's ``serializers=`` argument, the plugin registry
 (the provider plugin's own at priority 0, or a third party's that outranks it), and the
@@ -27,7 +27,13 @@ if TYPE_CHECKING:
     from affordance.plugins import Registry
     from affordance.tools.hosted import HostedToolCodec
 
-__all__ = ["IdentityCache", "Resolution", "SerializerFactories", "WeakIdentityCache"]
+__all__ = [
+    "IdentityCache",
+    "Resolution",
+    "SerializerFactories",
+    "WeakIdentityCache",
+    "WireForms",
+]
 
 SerializerFactories = Mapping[str, Callable[[], Any]]
 """Role -> a factory of the serializer for that role."""
@@ -39,8 +45,8 @@ ValueT = TypeVar("ValueT")
 
 
 class IdentityCache(Generic[KeyT, ValueT]):
-    """A bounded cache keyed by object identity; it holds its keys so an id is never reused
-    while its entry lives (``Tool`` is slotted without ``__weakref__``)."""
+    """A bounded cache keyed by object identity, for keys that take no weak reference (a
+    schema's dict); it holds its keys so an id is never reused while its entry lives."""
 
     def __init__(self, size: int = _CACHE_SIZE) -> None:
         self._size = size
@@ -59,13 +65,31 @@ class IdentityCache(Generic[KeyT, ValueT]):
         return value
 
 
+class _WeakEntry(weakref.ref[Any]):
+    """An entry of a :class:`WeakIdentityCache`: the weak reference to its key, holding the
+    value and the key's id (one object per entry, so keeping a value costs one allocation)."""
+
+    __slots__ = ("index", "value")
+    index: int
+    value: Any
+
+
 class WeakIdentityCache(Generic[KeyT, ValueT]):
     """A cache keyed by object identity whose entries live as long as their keys: unbounded,
     so a busy adapter never cycles through it, and never holding a key alive. Keys must take
-    weak references (``Tool`` does)."""
+    weak references (``Tool`` and the messages do)."""
+
+    __slots__ = ("_entries", "_forget", "_lock")
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[weakref.ref[Any], ValueT]] = {}
+        entries: dict[int, _WeakEntry] = {}
+
+        def forget(gone: _WeakEntry) -> None:  # a key died: its entry goes with it
+            if entries.get(gone.index) is gone:
+                entries.pop(gone.index, None)
+
+        self._entries = entries
+        self._forget = forget
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -73,20 +97,52 @@ class WeakIdentityCache(Generic[KeyT, ValueT]):
 
     def get(self, key: KeyT) -> ValueT | None:
         entry = self._entries.get(id(key))
-        return entry[1] if entry is not None and entry[0]() is key else None
+        if entry is None or entry() is not key:
+            return None
+        value: ValueT = entry.value
+        return value
 
     def put(self, key: KeyT, value: ValueT) -> ValueT:
-        entries = self._entries
-        index = id(key)
-
-        def forget(gone: weakref.ref[Any]) -> None:  # the key died: its entry goes with it
-            entry = entries.get(index)
-            if entry is not None and entry[0] is gone:
-                entries.pop(index, None)
-
+        entry = _WeakEntry(key, self._forget)
+        entry.index, entry.value = id(key), value
         with self._lock:
-            entries[index] = (weakref.ref(key, forget), value)
+            self._entries[entry.index] = entry
         return value
+
+
+class WireForms:
+    """Each message's wire form on one model, kept for as long as the message lives, so a
+    request resending a long history encodes only the messages it has not sent before.
+
+    A provider's request builder asks :meth:`get` before encoding a message and hands the form
+    it built to :meth:`put`. ``context`` is whatever else the form depends on (the request's
+    declared tool names, the turn a result answers): a form kept under another context (compared
+    by identity, then ``==``) is not returned. A form is shared by every request that resends the
+    message, so it is read-only: a request body puts it in a new list, never changes it.
+    ``ProviderModel.wire_forms()`` gives the model's (a new registry snapshot starts afresh, as
+    its serializers may differ).
+    """
+
+    __slots__ = ("_forms",)
+
+    def __init__(self) -> None:
+        self._forms: WeakIdentityCache[Any, tuple[object, Any]] = WeakIdentityCache()
+
+    def __len__(self) -> int:
+        return len(self._forms)
+
+    def get(self, message: Any, context: object = None) -> Any | None:
+        """The form kept for ``message`` under ``context``, or ``None``."""
+        kept = self._forms.get(message)
+        if kept is None:
+            return None
+        built_under, form = kept
+        return form if built_under is context or built_under == context else None
+
+    def put(self, message: Any, form: ValueT, context: object = None) -> ValueT:
+        """Keep ``form`` for ``message`` under ``context`` (replacing any other); return it."""
+        self._forms.put(message, (context, form))
+        return form
 
 
 class Resolution:
@@ -111,6 +167,8 @@ class Resolution:
         self._serializers: dict[str, Any] = {}
         self._declarations: WeakIdentityCache[Tool[Any, Any], ToolDeclaration] = WeakIdentityCache()
         self._outputs: IdentityCache[Mapping[str, Any], tuple[str, OutputFormat]] = IdentityCache()
+        self.wire_forms = WireForms()
+        """The messages' wire forms on this model (see :class:`WireForms`)."""
         self._lock = threading.Lock()
 
     # -- serializers -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from affordance._referable import WeaklyReferable
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptValidationError
 from affordance.tools._handler import HandlerShape, inspect_handler
@@ -22,13 +23,6 @@ ResultT = TypeVar("ResultT")
 NoneType = type(None)
 
 
-class _WeaklyReferable:
-    """Gives a slotted class a ``__weakref__``: caches keyed by a tool (its declaration per
-    provider) let the entry go with the tool."""
-
-    __slots__ = ("__weakref__",)
-
-
 @dataclass(frozen=True, slots=True)
 class ToolExample(Generic[ParamsT, ResultT]):
     """A worked call shown to the model: what the input looks like and what comes back."""
@@ -39,7 +33,7 @@ class ToolExample(Generic[ParamsT, ResultT]):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Tool(_WeaklyReferable, Generic[ParamsT, ResultT]):
+class Tool(WeaklyReferable, Generic[ParamsT, ResultT]):
     """A callable affordance: name, description, typed params and an optional handler.
 
     The params type comes from ``Tool[Params, Result](...)`` or from the handler's annotation;

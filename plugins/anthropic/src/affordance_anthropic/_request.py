@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from affordance.adapters import (
     AssistantMessage,
     IdentityCache,
+    Message,
     ModelRequest,
     RequestSettings,
     SchemaCost,
@@ -200,36 +201,69 @@ def _cost_of(schema: Mapping[str, Any]) -> SchemaCost:
 
 
 def messages(model: ProviderModel, request: ModelRequest) -> list[dict[str, Any]]:
+    """The transcript as Messages entries. Each message's blocks, and its entry when it stands
+    alone, are built once for the message's lifetime (the model's wire forms); only a run of
+    messages of one role (tool results, a paused turn continued) gets an entry built here."""
+    forms = model.wire_forms()
     out: list[dict[str, Any]] = []
+    run: list[_Form] = []  # consecutive forms of one role, until a form of the other
     for message in request.messages:
-        if isinstance(message, UserMessage):
-            if message.attachments:
-                _add(out, "user", user_blocks(message.text, message.attachments))
-            elif message.text:
-                _add(out, "user", [{"type": "text", "text": message.text}])
-        elif isinstance(message, ToolResultMessage):
-            block = model.tool_result(message)
-            if message.attachments and isinstance(block, Mapping):
-                block = with_attachments(block, message.attachments)
-            _add(out, "user", [block])
-        else:
-            blocks = assistant_blocks(message)
-            if blocks:
-                _add(out, "assistant", blocks)
-    for entry in out:
-        content = entry["content"]
-        if len(content) > 1 and entry["role"] == "user":  # tool results first, as the API requires
-            content.sort(key=lambda block: block.get("type") != "tool_result")
-        if len(content) == 1 and content[0].get("type") == "text" and len(content[0]) == 2:
-            entry["content"] = content[0]["text"]  # a lone plain text: the short form
+        form = forms.get(message)
+        if form is None:
+            form = forms.put(message, _form(model, message))
+        if not form.blocks:
+            continue  # nothing to send; it does not part the messages around it
+        if run and run[0].role != form.role:
+            out.append(_run_entry(run))
+            run.clear()
+        run.append(form)
+    if run:
+        out.append(_run_entry(run))
     return out
 
 
-def _add(out: list[dict[str, Any]], role: str, blocks: list[Any]) -> None:
-    if out and out[-1]["role"] == role:
-        out[-1]["content"].extend(blocks)
+@dataclass(frozen=True, slots=True)
+class _Form:
+    """A message's blocks, and its entry when no message of its role is beside it (shared by
+    every request that resends it: read-only)."""
+
+    role: str
+    blocks: tuple[Mapping[str, Any], ...]
+    entry: dict[str, Any]
+
+
+def _form(model: ProviderModel, message: Message) -> _Form:
+    if isinstance(message, UserMessage):
+        role = "user"
+        if message.attachments:
+            blocks: Sequence[Mapping[str, Any]] = user_blocks(message.text, message.attachments)
+        else:
+            blocks = [{"type": "text", "text": message.text}] if message.text else []
+    elif isinstance(message, ToolResultMessage):
+        role = "user"
+        block = model.tool_result(message)
+        if message.attachments and isinstance(block, Mapping):
+            block = with_attachments(block, message.attachments)
+        blocks = [block]
     else:
-        out.append({"role": role, "content": blocks})
+        role, blocks = "assistant", assistant_blocks(message)
+    return _Form(role, tuple(blocks), _entry(role, list(blocks)))
+
+
+def _run_entry(run: Sequence[_Form]) -> dict[str, Any]:
+    if len(run) == 1:
+        return run[0].entry
+    return _entry(run[0].role, [block for form in run for block in form.blocks])
+
+
+def _entry(role: str, content: list[Any]) -> dict[str, Any]:
+    """One Messages entry: a user entry's tool results first, as the API requires; a lone plain
+    text in the short form."""
+    if len(content) > 1 and role == "user":
+        content.sort(key=lambda block: block.get("type") != "tool_result")
+    if len(content) == 1 and content[0].get("type") == "text" and len(content[0]) == 2:
+        return {"role": role, "content": content[0]["text"]}
+    return {"role": role, "content": content}
 
 
 def assistant_blocks(message: AssistantMessage) -> list[Mapping[str, Any]]:

@@ -118,24 +118,81 @@ def _function_calling_config(
 def _contents(
     model: ProviderModel, messages: Sequence[Any], declared: Mapping[str, str]
 ) -> list[dict[str, Any]]:
+    """The transcript as ``contents``. Each message's content (or a tool result's part) is built
+    once for the message's lifetime (the model's wire forms), under what else it depends on: a
+    model turn rebuilt from another provider's names its functions as the request declares
+    them, and a result names the call of the turn before it. Only the content of several
+    results of one turn is built here."""
+    forms = model.wire_forms()
     contents: list[dict[str, Any]] = []
-    pairing: dict[str, tuple[str | None, str]] = {}
-    responses: list[dict[str, Any]] | None = None  # the parts of the current results' content
+    pairing: Mapping[str, tuple[str | None, str]] = {}  # the last model turn's calls
+    results: list[_Result] = []  # the current turn's results, until another message
     for message in messages:
         if isinstance(message, ToolResultMessage):
-            if responses is None:
-                responses = []
-                contents.append({"role": "user", "parts": responses})
-            responses.append(_function_response(model, message, pairing, declared))
+            context = pairing if message.call_id in pairing else declared
+            result = forms.get(message, context)
+            if result is None:
+                built = _result(model, message, pairing, declared)
+                result = forms.put(message, built, context)
+            results.append(result)
             continue
-        responses = None
+        if results:
+            contents.append(_results_content(results))
+            results.clear()
         if isinstance(message, UserMessage):
-            contents.append({"role": "user", "parts": _user_parts(message)})
+            content = forms.get(message)
+            if content is None:
+                content = forms.put(message, {"role": "user", "parts": _user_parts(message)})
+            contents.append(content)
         elif isinstance(message, AssistantMessage):
-            parts, pairing = _model_parts(message, declared)
-            if parts:
-                contents.append({"role": "model", "parts": parts})
+            turn = forms.get(message, declared)
+            if turn is None:
+                turn = forms.put(message, _model_turn(message, declared), declared)
+            if turn.content is not None:
+                contents.append(turn.content)
+            pairing = turn.pairing
+    if results:
+        contents.append(_results_content(results))
     return contents
+
+
+@dataclass(frozen=True, slots=True)
+class _ModelTurn:
+    """A model turn's content (``None``: no parts), and for each call id the ``(wire id or
+    None, wire name)`` its result answers."""
+
+    content: dict[str, Any] | None
+    pairing: Mapping[str, tuple[str | None, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    """A tool result's ``functionResponse`` part, and its content when it is its turn's only
+    result."""
+
+    part: dict[str, Any]
+    content: dict[str, Any]
+
+
+def _model_turn(message: AssistantMessage, declared: Mapping[str, str]) -> _ModelTurn:
+    parts, pairing = _model_parts(message, declared)
+    return _ModelTurn({"role": "model", "parts": parts} if parts else None, pairing)
+
+
+def _result(
+    model: ProviderModel,
+    message: ToolResultMessage,
+    pairing: Mapping[str, tuple[str | None, str]],
+    declared: Mapping[str, str],
+) -> _Result:
+    part = _function_response(model, message, pairing, declared)
+    return _Result(part, {"role": "user", "parts": [part]})
+
+
+def _results_content(results: Sequence[_Result]) -> dict[str, Any]:
+    if len(results) == 1:
+        return results[0].content
+    return {"role": "user", "parts": [result.part for result in results]}
 
 
 def _user_parts(message: UserMessage) -> list[dict[str, Any]]:

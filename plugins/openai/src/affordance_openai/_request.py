@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
     AssistantMessage,
+    Message,
     ModelRequest,
     PreparedRequest,
     ProviderTurn,
@@ -65,8 +66,11 @@ class ApiShape:
     message."""
     user: Callable[[UserMessage], Mapping[str, Any]]
     """A user message (its text, and its attachments as content parts) as a transcript item."""
-    tool_results: Callable[[Sequence[tuple[ToolResultMessage, Any]]], list[Mapping[str, Any]]]
-    """One turn's tool results (each with the serializer's content) as transcript items."""
+    tool_result: Callable[[ToolResultMessage, Any], Mapping[str, Any]]
+    """A tool result (with the serializer's content) as a transcript item."""
+    results_attachments: Callable[[Sequence[ToolResultMessage]], Mapping[str, Any] | None]
+    """The item that follows one turn's tool results (those with attachments) with their
+    attachments, on an API whose tool results hold none; ``None`` where they hold their own."""
     assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]
     """An assistant turn as the transcript items that resend it."""
     function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -109,20 +113,21 @@ def build_body(
     transcript: list[Mapping[str, Any]] = []
     if shape.instructions_key is None and request.instructions is not None:
         transcript.append({"role": "system", "content": request.instructions})
-    results: list[tuple[ToolResultMessage, Any]] = []  # the turn's, until another message
+    forms = model.wire_forms()
+    attached: list[ToolResultMessage] = []  # the turn's results with attachments, until it ends
     for message in request.messages:
         if isinstance(message, ToolResultMessage):
-            results.append((message, model.tool_result(message)))
-            continue
-        if results:
-            transcript.extend(shape.tool_results(results))
-            results = []
-        if isinstance(message, UserMessage):
-            transcript.append(shape.user(message))
-        else:
-            transcript.extend(shape.assistant(message))
-    if results:
-        transcript.extend(shape.tool_results(results))
+            if message.attachments:
+                attached.append(message)
+        elif attached:
+            _attachments_after(transcript, shape, attached)
+            attached = []
+        form = forms.get(message)
+        if form is None:
+            form = forms.put(message, _form(model, shape, message))
+        transcript.extend(form)
+    if attached:
+        _attachments_after(transcript, shape, attached)
     body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
@@ -153,6 +158,24 @@ def build_body(
         for key, value in shape.streamed.items():
             body.setdefault(key, value)
     return PreparedRequest(body, hosted=bool(hosted.declarations), headers=hosted.headers)
+
+
+def _form(model: ProviderModel, shape: ApiShape, message: Message) -> tuple[Mapping[str, Any], ...]:
+    """The transcript items of one message on ``shape``'s API (kept for the message's lifetime
+    by the model's wire forms: read-only)."""
+    if isinstance(message, ToolResultMessage):
+        return (shape.tool_result(message, model.tool_result(message)),)
+    if isinstance(message, UserMessage):
+        return (shape.user(message),)
+    return tuple(shape.assistant(message))
+
+
+def _attachments_after(
+    transcript: list[Mapping[str, Any]], shape: ApiShape, results: Sequence[ToolResultMessage]
+) -> None:
+    follow_up = shape.results_attachments(results)
+    if follow_up is not None:
+        transcript.append(follow_up)
 
 
 # -- where each API puts things ---------------------------------------------------------------
@@ -201,19 +224,14 @@ def _responses_user(message: UserMessage) -> Mapping[str, Any]:
     return {"role": "user", "content": responses_content(message.text, message.attachments)}
 
 
-def _function_outputs(results: Sequence[tuple[ToolResultMessage, Any]]) -> list[Mapping[str, Any]]:
-    """One ``function_call_output`` per result: the text, or with attachments a list of parts
-    (the text first)."""
-    return [
-        {
-            "type": "function_call_output",
-            "call_id": message.call_id,
-            "output": (
-                responses_content(output, message.attachments) if message.attachments else output
-            ),
-        }
-        for message, output in results
-    ]
+def _function_output(message: ToolResultMessage, output: Any) -> Mapping[str, Any]:
+    """A ``function_call_output``: the text, or with attachments a list of parts (the text
+    first)."""
+    return {
+        "type": "function_call_output",
+        "call_id": message.call_id,
+        "output": responses_content(output, message.attachments) if message.attachments else output,
+    }
 
 
 RESPONSES = ApiShape(
@@ -221,7 +239,8 @@ RESPONSES = ApiShape(
     transcript_key="input",
     instructions_key="instructions",
     user=_responses_user,
-    tool_results=_function_outputs,
+    tool_result=_function_output,
+    results_attachments=lambda results: None,  # a function_call_output holds its own
     assistant=_output_items,
     function=lambda function: {"type": "function", **function},
     output_key="text",
@@ -255,17 +274,10 @@ def _chat_user(message: UserMessage) -> Mapping[str, Any]:
     return {"role": "user", "content": chat_content(message.text, message.attachments)}
 
 
-def _tool_messages(results: Sequence[tuple[ToolResultMessage, Any]]) -> list[Mapping[str, Any]]:
-    """One ``tool`` message per result (text only: Chat's tool messages hold no image), then
-    one user message with the results' attachments, when any has some."""
-    items: list[Mapping[str, Any]] = [
-        {"role": "tool", "tool_call_id": message.call_id, "content": content}
-        for message, content in results
-    ]
-    follow_up = chat_result_attachments([message for message, _ in results])
-    if follow_up is not None:
-        items.append(follow_up)
-    return items
+def _tool_message(message: ToolResultMessage, content: Any) -> Mapping[str, Any]:
+    """A ``tool`` message: text only (Chat's tool messages hold no image; the turn's
+    attachments follow its results in one user message, :func:`chat_result_attachments`)."""
+    return {"role": "tool", "tool_call_id": message.call_id, "content": content}
 
 
 CHAT = ApiShape(
@@ -273,7 +285,8 @@ CHAT = ApiShape(
     transcript_key="messages",
     instructions_key=None,
     user=_chat_user,
-    tool_results=_tool_messages,
+    tool_result=_tool_message,
+    results_attachments=chat_result_attachments,
     assistant=_chat_message,
     function=lambda function: {"type": "function", "function": function},
     output_key="response_format",

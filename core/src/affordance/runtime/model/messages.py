@@ -1,4 +1,8 @@
-"""The provider-neutral transcript of an evaluation: what was said, called and answered."""
+"""The provider-neutral transcript of an evaluation: what was said, called and answered.
+
+Messages take weak references: a model keeps each message's wire form for as long as the
+message lives (:class:`affordance.adapters.WireForms`), so a request resending a long history
+encodes only what is new."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from affordance._fastinit import fast_init
+from affordance._referable import WeaklyReferable
 from affordance.attachments import Attachment  # at run time: durable runs read the hints
 
 __all__ = ["AssistantMessage", "Message", "ToolCall", "ToolResultMessage", "UserMessage"]
@@ -28,7 +33,7 @@ class ToolCall:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class UserMessage:
+class UserMessage(WeaklyReferable):
     """What the user (or the caller) says: ``text``, and ``attachments`` — images and
     documents (``affordance.Image``, ``affordance.Document``) — sent with it."""
 
@@ -38,7 +43,7 @@ class UserMessage:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class AssistantMessage:
+class AssistantMessage(WeaklyReferable):
     """One model turn. ``provider_items`` are opaque items the provider needs echoed back
     (reasoning items, hosted-tool calls), as JSON-like dicts; ``provider`` names the provider
     whose wire format they are in (the loop sets it when there are items), so a request to
@@ -52,7 +57,7 @@ class AssistantMessage:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class ToolResultMessage:
+class ToolResultMessage(WeaklyReferable):
     """The answer to one tool call, as text the model reads, and the ``attachments`` of the
     tool's result (a chart, a page it fetched)."""
 
