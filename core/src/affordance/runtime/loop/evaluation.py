@@ -106,8 +106,46 @@ class EvaluationRunner(Runner, HostedApprovalReader, Protocol):
 class Evaluation(Generic[OutputT]):
     """One evaluation of a prompt: its transcript, turn count and the current turn's calls."""
 
-    # State most runs never change, kept on the class until a run does (an instance attribute
-    # then): a run pays nothing for run controls it does not use.
+    # What every run sets lives in slots: read and written at one fixed cost, however many
+    # attributes a run has. State most runs never change stays on the class until a run sets it,
+    # in the instance's __dict__ (made only then): a run pays nothing for controls it does not
+    # use, and a run that uses them keeps its slots. (Without slots, CPython shares at most
+    # thirty instance attributes between instances; past them every read costs more.)
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_caller_messages",
+        "_calls",
+        "_hosted",
+        "_opening",
+        "_output_name",
+        "_output_schema",
+        "_overrides",
+        "_paused_text",
+        "_request",
+        "_tools",
+        "_transcript",
+        "adapter",
+        "bus",
+        "deadline",
+        "executor",
+        "expansions",
+        "hosted_outputs",
+        "max_expansions",
+        "max_turns",
+        "observer",
+        "opened",
+        "parallel_tool_calls",
+        "params",
+        "prompt",
+        "rendered",
+        "run_id",
+        "session",
+        "tool_choice",
+        "tool_results",
+        "turn",
+        "usage",
+    )
     _by_provider: dict[str, Usage] | None = None  # once another provider answered
     _rejected: tuple[OutputAttempt, ...] = ()  # the final answers not accepted, in order
     _stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
@@ -116,8 +154,7 @@ class Evaluation(Generic[OutputT]):
     _conversation_length = 0  # the conversation's length when the run last loaded or appended
     _unsaved_caller: tuple[Message, ...] = ()  # the caller's messages, until first appended
     _saved = 0  # how much of the transcript the conversation holds
-    # Run controls, set on the instance only when given: a plain run's instance keeps the
-    # attributes CPython shares between instances (past some thirty, each instance pays more).
+    # Run controls, set on the instance only when given.
     limits: UsageLimits | None = None
     prices: Prices | None = None
     history: HistoryHook | None = None
