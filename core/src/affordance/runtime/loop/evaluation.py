@@ -106,37 +106,48 @@ class EvaluationRunner(Runner, HostedApprovalReader, Protocol):
 class Evaluation(Generic[OutputT]):
     """One evaluation of a prompt: its transcript, turn count and the current turn's calls."""
 
-    # What every run sets lives in slots: read and written at one fixed cost, however many
-    # attributes a run has. State most runs never change stays on the class until a run sets it,
-    # in the instance's __dict__ (made only then): a run pays nothing for controls it does not
-    # use, and a run that uses them keeps its slots. (Without slots, CPython shares at most
-    # thirty instance attributes between instances; past them every read costs more.)
+    # Every attribute lives in a slot: read and written at one fixed cost, set or not by a run
+    # (an instance __dict__ shares at most thirty attributes between instances, and a read of
+    # a class default through an instance with a __dict__ takes the slow path).
     __slots__ = (
-        "__dict__",
         "__weakref__",
+        "_by_provider",
         "_caller_messages",
         "_calls",
+        "_conversation_length",
         "_hosted",
+        "_last_input",
         "_opening",
         "_output_name",
         "_output_schema",
         "_overrides",
         "_paused_text",
+        "_rejected",
         "_request",
+        "_saved",
+        "_stopped",
         "_tools",
         "_transcript",
+        "_unsaved_caller",
         "adapter",
+        "asynchronous",
         "bus",
+        "conversation",
         "deadline",
         "executor",
         "expansions",
+        "history",
         "hosted_outputs",
+        "limits",
         "max_expansions",
         "max_turns",
         "observer",
         "opened",
+        "overrides",
+        "overrides_tag",
         "parallel_tool_calls",
         "params",
+        "prices",
         "prompt",
         "rendered",
         "run_id",
@@ -146,21 +157,6 @@ class Evaluation(Generic[OutputT]):
         "turn",
         "usage",
     )
-    _by_provider: dict[str, Usage] | None = None  # once another provider answered
-    _rejected: tuple[OutputAttempt, ...] = ()  # the final answers not accepted, in order
-    _stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
-    asynchronous = False  # awaited on an event loop (set by the runner for aevaluate, astream)
-    conversation: ConversationHandle | None = None  # where the run's messages are appended
-    _conversation_length = 0  # the conversation's length when the run last loaded or appended
-    _unsaved_caller: tuple[Message, ...] = ()  # the caller's messages, until first appended
-    _saved = 0  # how much of the transcript the conversation holds
-    # Run controls, set on the instance only when given.
-    limits: UsageLimits | None = None
-    prices: Prices | None = None
-    history: HistoryHook | None = None
-    overrides: OverridesStore | PromptOverrides | None = None  # prompt overrides, when given
-    overrides_tag = "latest"
-    _last_input = 0  # input tokens of the last request, the least the next reads (for limits)
 
     def __init__(
         self,
@@ -198,12 +194,22 @@ class Evaluation(Generic[OutputT]):
         self.deadline = deadline
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
-        if limits is not None:
-            self.limits = limits
-        if prices is not None:
-            self.prices = prices
-        if history is not None:
-            self.history = history
+        # run controls: what the caller gave
+        self.limits: UsageLimits | None = limits
+        self.prices: Prices | None = prices
+        self.history: HistoryHook | None = history
+        self.overrides: OverridesStore | PromptOverrides | None = overrides
+        self.overrides_tag = overrides_tag
+        # state most runs never change
+        self._by_provider: dict[str, Usage] | None = None  # once another provider answered
+        self._rejected: tuple[OutputAttempt, ...] = ()  # final answers not accepted, in order
+        self._stopped: Callable[[], Action] | None = None  # where a usage limit stopped the run
+        self.asynchronous = False  # awaited on an event loop (set by the runner: aevaluate...)
+        self.conversation: ConversationHandle | None = None  # where its messages are appended
+        self._conversation_length = 0  # the conversation's length when last loaded/appended
+        self._unsaved_caller: tuple[Message, ...] = ()  # the caller's messages, until appended
+        self._saved = 0  # how much of the transcript the conversation holds
+        self._last_input = 0  # input tokens of the last request, the least the next reads
         self.run_id = run_id or new_id()
         self.turn = 0
         self.usage: Usage = NO_USAGE
@@ -217,9 +223,6 @@ class Evaluation(Generic[OutputT]):
             **session.visibility_overrides(),
             **(visibility_overrides or {}),
         }
-        if overrides is not None:
-            self.overrides = overrides
-            self.overrides_tag = overrides_tag
         self._request: ModelRequest | None = None
         self._paused_text: list[str] = []
         self.observer: Callable[[object], None] | None = None
