@@ -25,7 +25,7 @@ OTEL_PLUGIN = ROOT / "plugins" / "otel"
 MIN_PYTHON = (3, 13)  # weakincentives 0.27 needs >= 3.12 and its render() crashes on 3.12.1
 
 sys.path.insert(0, str(MEASURES_DIR))
-from _harness import FRAMEWORK_LABELS  # noqa: E402, F401 - re-exported for the report
+from _harness import FRAMEWORK_LABELS, growth  # noqa: E402, F401 - re-exported for the reports
 
 FRAMEWORK_ORDER = (
     "affordance",
@@ -109,6 +109,20 @@ PLANS = (
         "concurrency", "Concurrent async runs (asyncio.gather)", 1, 1, 240, quick_jobs="200"
     ),
     MeasurePlan(
+        "scaling_work",
+        "Scaling with work: tools, history, result size, parallel calls",
+        1,
+        1,
+        240,
+    ),
+    MeasurePlan(
+        "scaling_load",
+        "Scaling with load: concurrent runs, streamed deltas",
+        1,
+        1,
+        240,
+    ),
+    MeasurePlan(
         "mcp_call",
         "One MCP tool call (mcp-server-time over stdio): through a run, and by hand",
         5,
@@ -186,6 +200,59 @@ GOALS = (
         "tracing",
         "ratio_async",
         max_value=1.05,
+    ),
+)
+
+
+# Scaling (issue 32): no cliff as the work grows.
+GOALS += tuple(
+    Goal(
+        f"request body per tool on a busy adapter (12,000 tools served), {count:,} tools: at "
+        "most 3 times a fresh adapter's with 1,000",
+        "scaling_work",
+        f"body_busy_{count}_ratio",
+        max_value=3.0,
+    )
+    for count in (1_025, 10_000)
+)
+GOALS += tuple(
+    Goal(
+        f"request body per turn of history, {provider}: 2,000 turns at most 1.2 times 200",
+        "scaling_work",
+        f"body_{key}_turn_ratio",
+        max_value=1.2,
+    )
+    for key, provider in (
+        ("openai_responses", "OpenAI Responses"),
+        ("openai_chat", "OpenAI Chat"),
+        ("anthropic", "Anthropic"),
+        ("google", "Google"),
+    )
+)
+GOALS += (
+    Goal(
+        "a 10 MB tool result adds at most 1 MiB of peak memory beyond the result",
+        "scaling_work",
+        "result_10mb_memory",
+        max_value=1.0,
+    ),
+    Goal(
+        "session append: per event onto 100,000 events at most 1.2 times onto 10",
+        "scaling_work",
+        "session_event_ratio",
+        max_value=1.2,
+    ),
+    Goal(
+        "10,000 concurrent offline runs: wall time at most 1 s",
+        "scaling_load",
+        "concurrent_10000_wall",
+        max_value=1000.0,
+    ),
+    Goal(
+        "10,000 concurrent offline runs: at most 20 MiB of peak memory added",
+        "scaling_load",
+        "concurrent_10000_memory",
+        max_value=20.0,
     ),
 )
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _plan import growth
 from _report import PEER_DISTRIBUTIONS, round_spread
 
 BENCH = Path(__file__).resolve().parent
@@ -46,6 +47,81 @@ _ROWS = (
     ("stream_openai", "responses_async_total", "streamed, Responses, async: total"),
     ("concurrency", "offline_2000_wall", "2,000 concurrent offline runs: wall"),
     ("concurrency", "offline_2000_memory", "2,000 concurrent offline runs: peak memory added"),
+)
+
+
+# The scaling table: what grows, its measure, the unit of its marginal cost, and the sizes shown
+# (the value in that unit, its label, the metric key of its time). The marginal cost and the
+# growth exponent are taken between the last two sizes (``_harness.growth``).
+_SCALING: tuple[tuple[str, str, str, tuple[tuple[float, str, str], ...]], ...] = (
+    (
+        "tools declared (a run over HTTP)",
+        "scaling_work",
+        "tool",
+        (
+            (10, "10", "tools_10_run"),
+            (1_000, "1,000", "tools_1000_run"),
+            (10_000, "10,000", "tools_10000_run"),
+        ),
+    ),
+    (
+        "turns of history (a run over HTTP)",
+        "scaling_work",
+        "turn",
+        (
+            (10, "10", "history_10_run"),
+            (200, "200", "history_200_run"),
+            (2_000, "2,000", "history_2000_run"),
+        ),
+    ),
+    (
+        "tool result size (an offline run)",
+        "scaling_work",
+        "MB",
+        (
+            (1 / 1024, "1 KB", "result_1kb_time"),
+            (1, "1 MB", "result_1mb_time"),
+            (10, "10 MB", "result_10mb_time"),
+        ),
+    ),
+    (
+        "parallel calls in one turn (an offline run)",
+        "scaling_work",
+        "call",
+        (
+            (1, "1", "parallel_1_run"),
+            (100, "100", "parallel_100_run"),
+            (1_000, "1,000", "parallel_1000_run"),
+        ),
+    ),
+    (
+        "concurrent offline runs (wall time of all)",
+        "scaling_load",
+        "run",
+        (
+            (100, "100", "concurrent_100_wall"),
+            (1_000, "1,000", "concurrent_1000_wall"),
+            (10_000, "10,000", "concurrent_10000_wall"),
+        ),
+    ),
+    (
+        "text deltas in one streamed answer (async, over HTTP)",
+        "scaling_load",
+        "delta",
+        (
+            (10, "10", "deltas_10_async"),
+            (1_000, "1,000", "deltas_1000_async"),
+            (10_000, "10,000", "deltas_10000_async"),
+        ),
+    ),
+)
+_SCALING_MEMORY = (
+    ("scaling_work", "result_10mb_memory", "a 10 MB tool result: peak memory added beyond it"),
+    (
+        "scaling_load",
+        "concurrent_10000_memory",
+        "10,000 concurrent offline runs: peak memory added",
+    ),
 )
 
 
@@ -119,6 +195,7 @@ def section(payload: dict[str, Any]) -> str:
             _value(by_column[c]["median"], row["unit"]) if c in by_column else "—" for c in columns
         ]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += _scaling(payload)
     handoff = _handoff(payload)
     if handoff is not None:
         lines += [
@@ -132,6 +209,82 @@ def section(payload: dict[str, Any]) -> str:
         ]
     lines += ["", END]
     return "\n".join(lines)
+
+
+def _scaling(payload: dict[str, Any]) -> list[str]:
+    """The scaling table: per thing that grows, the time at its first and last sizes, then the
+    marginal cost per unit and the growth exponent between the last two (1: linear)."""
+    measures = payload["measures"]
+    if not any(measure in measures for _, measure, _, _ in _SCALING):
+        return []
+    columns = [c for c in _COLUMNS if _scaling_present(payload, c)]
+    lines = [
+        "",
+        (
+            "How costs grow (one process per framework and size; *per unit* is the marginal "
+            "cost between the last two sizes, *exponent* how the time grows between them: 1 is "
+            "linear, 2 quadratic; — where a framework was not run or did not finish in its "
+            "budget):"
+        ),
+        "",
+        "| what grows | sizes | " + " | ".join(_COLUMNS[c] for c in columns) + " |",
+        "| --- | --- |" + " --- |" * len(columns),
+    ]
+    for label, measure, unit, sizes in _SCALING:
+        rows = measures.get(measure, {}).get("rows", {})
+        medians = {c: [_median(rows, key, c) for _, _, key in sizes] for c in columns}
+        first, last = sizes[0], sizes[-1]
+        times, per_unit = [], []
+        for column in columns:
+            values = medians[column]
+            times.append(_span(values[0], values[-1], rows.get(first[2], {}).get("unit", "ms")))
+            per_unit.append(_growth_cell(sizes[-2][0], values[-2], last[0], values[-1], unit))
+        lines.append(f"| {label} | {first[1]} → {last[1]} | " + " | ".join(times) + " |")
+        lines.append(
+            f"| … per {unit}, exponent | {sizes[-2][1]} → {last[1]} | "
+            + " | ".join(per_unit)
+            + " |"
+        )
+    for measure, key, label in _SCALING_MEMORY:
+        rows = measures.get(measure, {}).get("rows", {})
+        if key not in rows:
+            continue
+        cells = [_cell(_median(rows, key, c), rows[key]["unit"]) for c in columns]
+        lines.append(f"| {label} | | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _median(rows: dict[str, Any], key: str, column: str) -> float | None:
+    values = rows.get(key, {}).get("values", {})
+    found = [value["median"] for framework, value in values.items() if _column(framework) == column]
+    return found[0] if found else None
+
+
+def _cell(value: float | None, unit: str) -> str:
+    return "—" if value is None else _value(value, unit)
+
+
+def _span(first: float | None, last: float | None, unit: str) -> str:
+    return f"{_cell(first, unit)} → {_cell(last, unit)}"
+
+
+def _growth_cell(
+    smaller: float, before: float | None, larger: float, after: float | None, unit: str
+) -> str:
+    if before is None or after is None:
+        return "—"
+    per_unit, exponent = growth(smaller, before, larger, after)  # milliseconds per unit
+    return f"{_value(per_unit * 1000, 'µs')}/{unit}, {exponent:.2f}"
+
+
+def _scaling_present(payload: dict[str, Any], column: str) -> bool:
+    return any(
+        column in {_column(f) for f in row["values"]}
+        for _, measure, _, sizes in _SCALING
+        for _, _, key in sizes
+        for row in [payload["measures"].get(measure, {}).get("rows", {}).get(key)]
+        if row is not None
+    )
 
 
 def _spread(payload: dict[str, Any], goal: dict[str, Any]) -> str:

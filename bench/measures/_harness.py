@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import gc
 import json
+import math
 import os
 import resource
 import subprocess
@@ -34,6 +35,7 @@ __all__ = [
     "Skip",
     "current_rss_mb",
     "fixtures_on_path",
+    "growth",
     "jobs_of",
     "main",
     "peak_rss_mb",
@@ -173,6 +175,20 @@ async def time_awaits(
             break
         number *= 4
     return min([await elapsed_for(number) / number for _ in range(repeat)])
+
+
+# -- growth ------------------------------------------------------------------------------------
+
+
+def growth(smaller: float, before: float, larger: float, after: float) -> tuple[float, float]:
+    """How a cost grows between two sizes: ``before`` at size ``smaller``, ``after`` at
+    ``larger``. Returns the marginal cost per unit, (after - before) / (larger - smaller), and
+    the growth exponent, log(after / before) / log(larger / smaller): 1 is linear, 2 quadratic,
+    near 0 a cost the constant part of the work hides (noise can make it slightly negative)."""
+    return (
+        (after - before) / (larger - smaller),
+        math.log(after / before) / math.log(larger / smaller),
+    )
 
 
 # -- memory ------------------------------------------------------------------------------------
