@@ -66,7 +66,8 @@ def evaluate_goal(goal: Goal, results: dict[str, MeasureResult]) -> dict[str, An
         passed = value <= goal.max_value
         outcome.update(
             status="pass" if passed else "fail",
-            detail=f"{format_value(value)} {unit} (limit {format_value(goal.max_value)} {unit})",
+            detail=f"{format_value(value)}{_spaced(unit)} (limit "
+            f"{format_value(goal.max_value)}{_spaced(unit)})",
         )
         return outcome
     assert goal.reference is not None
@@ -88,6 +89,11 @@ def evaluate_goal(goal: Goal, results: dict[str, MeasureResult]) -> dict[str, An
         ),
     )
     return outcome
+
+
+def _spaced(unit: str) -> str:
+    """`` unit`` after a value, nothing for a bare number (a ratio, an exponent)."""
+    return f" {unit}" if unit else ""
 
 
 _MARKS = {"pass": "✅", "fail": "❌", "not measured": "⚠️"}

@@ -265,6 +265,8 @@ def _cell(value: float | None, unit: str) -> str:
 
 
 def _span(first: float | None, last: float | None, unit: str) -> str:
+    if first is None and last is None:
+        return "—"
     return f"{_cell(first, unit)} → {_cell(last, unit)}"
 
 
