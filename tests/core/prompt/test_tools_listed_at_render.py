@@ -3,25 +3,13 @@ ask for them when it is built, and checks their names at each render instead."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from named_tools import Noop, make_tool
 
 from affordance import MarkdownSection, PromptTemplate
 from affordance.errors import PromptRenderError
 from affordance.prompt import Section
-from affordance.tools import Tool, ToolResult
-
-
-@dataclass(frozen=True)
-class Noop:
-    pass
-
-
-def make_tool(name: str) -> Tool[Noop, str]:
-    return Tool[Noop, str](
-        name=name, description=f"The {name} tool.", handler=lambda params: ToolResult.ok(name)
-    )
+from affordance.tools import Tool
 
 
 class Listed(Section[None]):

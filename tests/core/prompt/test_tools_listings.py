@@ -5,26 +5,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from named_tools import Noop, make_tool
 
 from affordance import MarkdownSection, PromptTemplate, SectionVisibility
 from affordance.errors import PromptRenderError
 from affordance.prompt import Section
-from affordance.tools import Tool, ToolResult
-
-
-@dataclass(frozen=True)
-class Noop:
-    pass
-
-
-def make_tool(name: str) -> Tool[Noop, str]:
-    return Tool[Noop, str](
-        name=name, description=f"The {name} tool.", handler=lambda params: ToolResult.ok(name)
-    )
+from affordance.tools import Tool
 
 
 class Server(Section[None]):
