@@ -209,3 +209,56 @@ def test_resuming_under_the_same_limit_stops_again_at_once():
 def test_limits_must_be_non_negative_ints(value):
     with pytest.raises(ValueError, match="non-negative int"):
         UsageLimits(requests=value)
+
+
+def test_near_holds_whenever_a_check_would_find_a_token_or_cost_limit_crossed():
+    """A run far from its limits asks no check (``UsageLimits.near`` is its one comparison):
+    near must hold for every usage at which a check finds a token or cost limit crossed."""
+    amounts = (0, 1, 9, 10, 11, 20, 30)
+    limits_tried = [
+        UsageLimits(input_tokens=10),
+        UsageLimits(output_tokens=10),
+        UsageLimits(total_tokens=20),
+        UsageLimits(input_tokens=30, output_tokens=1, total_tokens=25),
+        UsageLimits(requests=3, tool_calls=2),
+        UsageLimits(input_tokens=0),
+        UsageLimits(cost=1.0),
+    ]
+    checked = 0
+    for limits in limits_tried:
+        for spent_in in amounts:
+            for spent_out in amounts:
+                for cost in (None, 0.5, 1.0, 2.0):
+                    usage = Usage(spent_in, spent_out, cost=cost)
+                    for last in amounts:
+                        crossed = limits.before_request(0, usage, last)
+                        after_answer = limits.before_calls(0, 0, usage)
+                        if crossed is not None or after_answer is not None:
+                            checked += 1
+                            assert limits.near(usage, last), (limits, usage, last)
+    assert checked > 1000
+    assert not UsageLimits(requests=3, tool_calls=2).near(Usage(10**9, 10**9), 10**9)
+    assert UsageLimits(cost=1.0).near(Usage(), 0)  # a price moves without a token count
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_new_limits_on_resume_are_watched_from_the_resumed_request(driver):
+    """A run stopped far from a token limit, resumed under a lower one it has already
+    reached: the resumed run stops again before sending (its watch is computed anew)."""
+    calls: list[str] = []
+    prompt = counted_prompt(calls)
+    adapter = ScriptedAdapter([search("a"), search("b"), text("done")])
+    with pytest.raises(UsageLimitExceeded) as first:
+        run(adapter, prompt, driver, limits=UsageLimits(requests=1))
+    assert first.value.limit == "requests"
+    with pytest.raises(UsageLimitExceeded) as second:
+        run(
+            adapter,
+            prompt,
+            driver,
+            session=first.value.session,
+            resume=first.value.run_id,
+            limits=UsageLimits(total_tokens=15),
+        )
+    assert (second.value.limit, second.value.reached) == ("total_tokens", 25)
+    assert (adapter.sent, calls) == (1, ["a"])

@@ -129,6 +129,7 @@ class Evaluation(Generic[OutputT]):
         "_tools",
         "_transcript",
         "_unsaved_caller",
+        "_watch_from",
         "adapter",
         "asynchronous",
         "bus",
@@ -229,6 +230,9 @@ class Evaluation(Generic[OutputT]):
         self.rendered: RenderedPrompt[OutputT]
         self._tools: dict[str, Tool[Any, Any]] = {}
         self._opening: UserMessage
+        self._watch_from = max_turns  # see _rewatch
+        if limits is not None and limits.first_watch < max_turns:
+            self._watch_from = limits.first_watch
         self._render()
         for skipped in self.rendered.skipped_overrides:
             self._emit(OverrideSkipped(prompt.name, self.run_id, skipped))
@@ -275,12 +279,16 @@ class Evaluation(Generic[OutputT]):
         if usage is not NO_USAGE:
             if self.prices is not None and usage.cost is None:
                 usage = priced(turn, self.prices, self.adapter.connection)
-            if self.limits is not None:
-                self._last_input = usage.input_tokens
             if turn.provider is None and self._by_provider is None:
                 self.usage = self.usage + usage  # the common case: _count's first branch
             else:
                 self._count(usage, turn.provider or self.adapter.connection.name)
+            limits = self.limits
+            if limits is not None:
+                last = self._last_input = usage.input_tokens
+                spent = self.usage  # limits.near(spent, last), inlined on the path of every turn
+                if spent.input_tokens + spent.output_tokens + last >= limits.watch:
+                    self._watch_from = 0  # usage only grows: near until new limits are set
         if turn.switches:
             for event in switch_events(
                 turn, self.prompt.name, self.run_id, self.turn, self.adapter
@@ -327,7 +335,11 @@ class Evaluation(Generic[OutputT]):
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
         stops the run before them."""
-        if self.limits is not None:
+        limits = self.limits
+        if limits is not None and (
+            self._watch_from == 0  # near a token or cost limit: _check_calls looks closer
+            or len(self.tool_results) + len(turn.tool_calls) > limits.caps[1]
+        ):
             self._check_calls(turn)
         to_run = self._calls.prepare(
             turn.tool_calls,
@@ -345,6 +357,8 @@ class Evaluation(Generic[OutputT]):
         if self.session.nested_usage:  # what calls spent on nested runs (PromptTool)
             for provider, usage in self.session.take_usage(self.run_id):
                 self._count(usage, provider)
+            if self.limits is not None:
+                self._rewatch()
         return self._suspend() if waiting or self._hosted else self._close_turn()
 
     def resume(self, confirmations: Mapping[str, Confirmation]) -> Action:
@@ -414,19 +428,8 @@ class Evaluation(Generic[OutputT]):
     # -- requests, rendering, output -------------------------------------------------------
 
     def _next_request(self) -> Action:
-        if self.turn >= self.max_turns:
-            raise PromptEvaluationError(
-                f"the model kept calling tools for {self.max_turns} turns (max_turns); raise "
-                "max_turns or check the tools' results",
-                prompt_name=self.prompt.name,
-                phase="loop",
-            )
-        if self.deadline is not None and self.deadline.expired():
-            raise PromptEvaluationError(
-                "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
-            )
-        if self.limits is not None:
-            self._check_request()
+        if self.turn >= self._watch_from or self.deadline is not None:
+            self._may_send()
         self.turn += 1
         rendered = self.rendered
         if self._caller_messages:
@@ -576,15 +579,48 @@ class Evaluation(Generic[OutputT]):
 
     # -- limits ----------------------------------------------------------------------------
 
-    def _check_request(self) -> None:
-        """Stop before the next request if it would cross a limit (with a history hook, the
-        next request may read less than the last did: no input is taken as certain)."""
+    def _may_send(self) -> None:
+        """Raise if the run may not send another request: ``max_turns`` reached, the deadline
+        passed, or a limit the request would cross (then the run stops, to be resumed)."""
+        if self.turn >= self.max_turns:
+            raise PromptEvaluationError(
+                f"the model kept calling tools for {self.max_turns} turns (max_turns); raise "
+                "max_turns or check the tools' results",
+                prompt_name=self.prompt.name,
+                phase="loop",
+            )
+        if self.deadline is not None and self.deadline.expired():
+            raise PromptEvaluationError(
+                "the evaluation deadline passed", prompt_name=self.prompt.name, phase="deadline"
+            )
         limits = self.limits
-        assert limits is not None
+        if limits is None:
+            return
+        # with a history hook the next request may read less than the last did: no input is
+        # taken as certain
         last = self._last_input if self.history is None else 0
         crossing = limits.before_request(self.turn, self.usage, last)
         if crossing is not None:
             self._stop(crossing, self._next_request)
+
+    def set_limits(self, limits: UsageLimits | None) -> None:
+        """Hold the run to ``limits`` from its next check on (a resumed run's new limits)."""
+        self.limits = limits
+        self._watch_from = self.max_turns
+        if limits is not None:
+            self._rewatch()
+
+    def _rewatch(self) -> None:
+        """Set the request count from which ``_next_request`` looks closer: ``max_turns`` or
+        an earlier request limit — or at once (0) while the run's usage is near a token or cost
+        limit, which ``_take_calls`` reads too. Called whenever the limits or the usage change,
+        so a run far from its limits pays no check per request."""
+        limits = self.limits
+        assert limits is not None
+        if limits.near(self.usage, self._last_input):
+            self._watch_from = 0
+        else:
+            self._watch_from = min(self.max_turns, limits.caps[0])
 
     def _check_calls(self, turn: ProviderTurn) -> None:
         """Stop before the calls of ``turn`` if running them, or the answer asking for them,
@@ -623,7 +659,7 @@ class Evaluation(Generic[OutputT]):
             )
         self._stopped = None
         self.session.release_stopped(self.run_id)
-        self.limits = limits
+        self.set_limits(limits)
         return then()
 
     def _respond(

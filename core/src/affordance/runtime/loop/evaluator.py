@@ -510,7 +510,7 @@ class Evaluator:
             if resume is not None:
                 return run, run.resume_stopped(limits)
             if limits is not None:
-                run.limits = limits
+                run.set_limits(limits)
             assert confirmations is not None
             return run, run.resume(confirmations)
         loaded: tuple[Message, ...] = ()

@@ -57,6 +57,13 @@ class UsageLimits:
     caps: tuple[int, int, int, int, int, float] = field(init=False, repr=False, compare=False)
     """The six limits in field order, an unbounded one as ``sys.maxsize`` (``inf``): the checks
     compare against these first and look closer only near a limit."""
+    watch: int = field(init=False, repr=False, compare=False)
+    """The token count from which a run is :meth:`near` a token or cost limit: the smallest
+    token limit (``sys.maxsize`` with none), or 0 with a cost limit (a price is not bounded by
+    any one token count)."""
+    first_watch: int = field(init=False, repr=False, compare=False)
+    """The request count from which a new run must look closer before a request: the request
+    limit, or 0 when a run is near a token or cost limit before spending anything."""
 
     def __post_init__(self) -> None:
         for name in ("requests", "tool_calls", "input_tokens", "output_tokens", "total_tokens"):
@@ -87,38 +94,37 @@ class UsageLimits:
             float("inf") if self.cost is None else float(self.cost),
         )
         object.__setattr__(self, "caps", caps)
+        watch = 0 if self.cost is not None else min(caps[2:5])
+        object.__setattr__(self, "watch", watch)
+        object.__setattr__(self, "first_watch", caps[0] if watch > 0 else 0)
 
     def before_request(self, sent: int, usage: Usage, last_input: int) -> Crossing | None:
         """The limit the next request would cross: ``sent`` requests so far, ``usage`` the
         run's, ``last_input`` the input tokens of the last request (the least the next reads).
         A limit already reached counts: the next request can only spend more."""
-        requests, _, tokens_in, tokens_out, tokens, cost = self.caps
-        if not (  # far from every limit (the common case): no closer look
-            sent >= requests
-            or usage.input_tokens + last_input >= tokens_in
-            or usage.output_tokens >= tokens_out
-            or usage.input_tokens + usage.output_tokens + last_input >= tokens
-            or (usage.cost or 0.0) >= cost
-        ):
-            return None
+        requests = self.caps[0]
         if sent >= requests:  # sys.maxsize when unbounded: never reached
             return Crossing("requests", requests, sent + 1)
+        if not self.near(usage, last_input):
+            return None
         return self._spending(usage, last_input, reached_counts=True)
+
+    def near(self, usage: Usage, last_input: int) -> bool:
+        """Whether ``usage`` (with ``last_input`` tokens still to read) may reach a token or
+        cost limit. When it may not, neither :meth:`before_request` nor :meth:`before_calls`
+        finds one crossed, so a run need not ask them until its usage changes. One comparison:
+        every token measure is at most the sum of the input, output and ``last_input``
+        tokens, compared with the smallest token limit; with a cost limit, always near."""
+        return usage.input_tokens + usage.output_tokens + last_input >= self.watch
 
     def before_calls(self, made: int, calling: int, usage: Usage) -> Crossing | None:
         """The limit running ``calling`` more calls (``made`` so far) would cross, or that the
         answer asking for them already crossed (``usage``, the run's including it)."""
-        _, calls, tokens_in, tokens_out, tokens, cost = self.caps
-        if not (  # far from every limit (the common case): no closer look
-            made + calling > calls
-            or usage.input_tokens > tokens_in
-            or usage.output_tokens > tokens_out
-            or usage.input_tokens + usage.output_tokens > tokens
-            or (usage.cost or 0.0) > cost
-        ):
-            return None
+        calls = self.caps[1]
         if made + calling > calls:  # sys.maxsize when unbounded: never passed
             return Crossing("tool_calls", calls, made + calling)
+        if not self.near(usage, 0):
+            return None
         return self._spending(usage, 0, reached_counts=False)
 
     def _spending(self, usage: Usage, more_input: int, *, reached_counts: bool) -> Crossing | None:
