@@ -163,6 +163,46 @@ def test_a_chat_request_is_one_trace_with_its_run_under_its_server_span_and_no_c
     assert not AffordanceInstrumentor().is_instrumented_by_opentelemetry
 
 
+def test_an_approved_call_is_traced_under_the_request_that_confirmed_it(
+    collector: Collector, live_server: Callable[..., Any]
+) -> None:
+    """The run that asked ended with its request; the approval's request runs the call outside
+    any run, and its ``execute_tool`` span is among that request's spans, in its trace."""
+    from otlp_collector import attributes_of
+
+    server = live_server()
+    url = f"{server.url}/api/v1/chat"
+    added = httpx.post(url, json={"message": "add a task to water the plants"}).json()
+    conversation = added["conversation_id"]
+    asked = httpx.post(
+        url, json={"conversation_id": conversation, "message": "delete water the plants"}
+    ).json()
+    [pending] = asked["pending_confirmations"]
+    approved = httpx.post(
+        url,
+        json={
+            "conversation_id": conversation,
+            "message": "",
+            "confirmations": {pending["call_id"]: "approve"},
+        },
+    ).json()
+    assert approved["reply"] == "Deleted task #1 “Water the plants”."
+    server.stop()
+
+    spans = collector.spans()
+    requests = [s for s in spans if s.kind == SERVER]
+    assert len(requests) == 3
+    (call,) = [s for s in spans if s.name == "execute_tool delete_task"]
+    assert requests[2] in _ancestors(call, spans)
+    assert call.trace_id == requests[2].trace_id
+    attributes = attributes_of(call)
+    assert attributes["gen_ai.tool.call.id"] == pending["call_id"]
+    assert attributes["gen_ai.tool.type"] == "function"
+    assert "error.type" not in attributes
+    # the asking request's run made no span for the call it held
+    assert not [s for s in spans if s.name == "execute_tool delete_task" and s is not call]
+
+
 def test_a_request_continues_the_callers_trace_and_names_its_route(
     collector: Collector, live_server: Callable[..., Any]
 ) -> None:

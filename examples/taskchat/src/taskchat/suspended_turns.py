@@ -10,8 +10,9 @@ the stored transcript ends with the model's turn that made the calls.
 When the answers come — in this process or after a restart — :func:`check_answers` holds them
 to the pending calls and :class:`TurnFinisher` finishes the turn: approved calls run through the
 prompt's own ``Tool`` with the adapter's ``ToolExecutor`` (same validation, timeout, retries,
-error mapping and metadata log as any call), denied ones get a "declined" result, and every call
-of the turn gets exactly one result, in call order. One path serves both cases, so it is the one
+error mapping and metadata log as any call, and the same events: a tracer traces the approved
+call under the confirming request), denied ones get a "declined" result, and every call of the
+turn gets exactly one result, in call order. One path serves both cases, so it is the one
 every confirmation test exercises.
 """
 
@@ -159,4 +160,7 @@ class TurnFinisher:
         )
         outcome = await executor.arun(prepared, context)
         executor.finish(outcome, run_id=pending.run_id, turn=pending.turn)
+        # published as the run would have: a tracer makes the call's execute_tool span (joining
+        # the suspended run, under the span current here: the confirming request's)
+        context.event_bus.publish(outcome.invoked(self._prompt.name, pending.run_id, pending.turn))
         return outcome.result
