@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,6 +202,39 @@ def test_an_approved_call_is_traced_under_the_request_that_confirmed_it(
     assert "error.type" not in attributes
     # the asking request's run made no span for the call it held
     assert not [s for s in spans if s.name == "execute_tool delete_task" and s is not call]
+
+
+@pytest.mark.slow
+def test_a_durable_turn_is_traced_under_its_request_from_the_temporal_worker(
+    collector: Collector, live_server: Callable[..., Any], temporal_server: Any
+) -> None:
+    """``--temporal`` with the worker inside the server: the run's requests and calls execute in
+    Temporal activities, and their spans join the chat request's trace under its server span
+    (the trace context travels in the workflow's input); a durable run has no ``invoke_agent``
+    span (it could begin in one process and end in another)."""
+    pytest.importorskip("affordance_temporal", reason="affordance-temporal is not installed")
+    from otlp_collector import attributes_of
+
+    server = live_server(
+        temporal=temporal_server.address,
+        task_queue=f"taskchat-otel-{uuid.uuid4().hex[:12]}",
+        temporal_worker=True,
+    )
+    reply = _chat(server.url, "/api/v1/chat", f"add a task to buy {CANARY} seeds", lambda _: [])
+    assert reply["reply"] == f"Created task #1 “Buy {CANARY} seeds” (priority medium)."
+    server.stop()
+
+    spans = collector.spans()
+    (request,) = [s for s in spans if s.kind == SERVER]
+    ours = [s for s in spans if s.name.startswith(("chat", "execute_tool", "invoke_agent"))]
+    assert sorted(s.name for s in ours) == ["chat", "chat", "execute_tool create_task"]
+    for span in ours:
+        assert span.trace_id == request.trace_id
+        assert request in _ancestors(span, spans)
+        assert attributes_of(span)["affordance.run.id"]
+    assert len({attributes_of(s)["affordance.run.id"] for s in ours}) == 1
+    for at, body in collector.received:
+        assert CANARY.encode() not in body, at
 
 
 def test_a_request_continues_the_callers_trace_and_names_its_route(
