@@ -54,12 +54,10 @@ from affordance_temporal.boundary import (
     RunStatus,
     ToolAnswer,
     ToolCallInput,
-    decode_overrides,
-    decode_params,
     from_data,
-    prompt_ref,
     to_data,
 )
+from affordance_temporal.prompt_refs import decode_overrides, decode_params, prompt_ref
 from affordance_temporal.results import (
     OpaqueValue,
     decode_response,

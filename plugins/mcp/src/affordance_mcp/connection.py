@@ -1,9 +1,10 @@
 """``MCPConnection``: one MCP server, connected on demand, reconnected after it dies.
 
-The session is held open by one task on the MCP loop (:mod:`affordance_mcp.loop`): connect and
-close are requests to that task, so they are safe from any thread or task and never raise anyio's
-"cancel scope in a different task". Each connect is bounded (``connect_timeout``); a server that
-never answers ``initialize`` costs that long and a clear :class:`MCPConnectError`, not a hang.
+The session is held open by one task on the MCP loop (:mod:`affordance_mcp.loop`; the task is
+:mod:`affordance_mcp.held_session`'s): connect and close are requests to that task, so they are
+safe from any thread or task and never raise anyio's "cancel scope in a different task". Each
+connect is bounded (``connect_timeout``); a server that never answers ``initialize`` costs that
+long and a clear :class:`MCPConnectError`, not a hang.
 
 The transport's read side is watched: once the server is gone (its process died, its stream
 ended) the connection knows it *before* the next request, and that request reconnects first,
@@ -27,7 +28,6 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar, cast
 
 import mcp_types
@@ -37,22 +37,20 @@ from mcp_types import CONNECTION_CLOSED
 
 from affordance.runtime import trace_carrier
 from affordance_mcp import loop
-from affordance_mcp.changes import following_tool_changes
-from affordance_mcp.errors import MCPConnectError, ServerGoneError
+from affordance_mcp.errors import ServerGoneError
+from affordance_mcp.held_session import (
+    HeldSession,
+    TransportFactory,
+    loop_of_this_thread,
+    open_session,
+)
 from affordance_mcp.transports import http_transport, stdio_parameters
-from affordance_mcp.watch import Watch, watched
 
 __all__ = ["MCPConnection"]
 
 logger = logging.getLogger("affordance.mcp")
 
 T = TypeVar("T")
-
-_CLOSE_TIMEOUT = 8.0
-"""The most a close waits for the session to wind down (the SDK's stdio shutdown escalates from
-closing stdin to SIGTERM to SIGKILL within about 6 s)."""
-
-TransportFactory = Callable[[], AbstractAsyncContextManager[Any]]
 
 
 class MCPConnection:
@@ -75,14 +73,10 @@ class MCPConnection:
         self._transport = transport
         self.label = label
         self.connect_timeout = connect_timeout
-        self._client: Client | None = None
-        self._watch: Watch | None = None
-        self._stop: asyncio.Event | None = None
-        self._holder: asyncio.Task[None] | None = None
+        self._session: HeldSession | None = None
         self._tools: tuple[mcp_types.Tool, ...] | None = None
         self._stale = False
         self._refresh: asyncio.Task[None] | None = None
-        self._home: asyncio.AbstractEventLoop | None = None
         self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary()
         )
@@ -132,12 +126,12 @@ class MCPConnection:
 
     @property
     def connected(self) -> bool:
-        return self._client is not None and self._watch is not None and not self._watch.closed
+        return self._session is not None and not self._session.watch.closed
 
     @property
     def instructions(self) -> str | None:
         """What the server said about itself when it connected (``instructions``)."""
-        return None if self._client is None else self._client.instructions
+        return None if self._session is None else self._session.client.instructions
 
     # -- lifetime, from anywhere -------------------------------------------------------------
 
@@ -187,7 +181,8 @@ class MCPConnection:
         that very loop (a render inside ``async with section``), where nothing may block, the
         previous list is answered until the new one has landed."""
         listed = self._tools
-        fresh_enough = not self._stale or self._home is _loop_of_this_thread()
+        home = None if self._session is None else self._session.home
+        fresh_enough = not self._stale or home is loop_of_this_thread()
         if listed is not None and self.connected and fresh_enough:
             return listed
         return self._run_sync(self._listed)
@@ -213,10 +208,10 @@ class MCPConnection:
     # opens again on the shared loop.
 
     def _live_home(self) -> asyncio.AbstractEventLoop | None:
-        home = self._home
-        if home is None or home.is_closed() or not self.connected:
+        session = self._session
+        if session is None or session.home.is_closed() or not self.connected:
             return None
-        return home
+        return session.home
 
     async def _run(self, work: Callable[[], Awaitable[T]]) -> T:
         home = self._live_home()
@@ -234,7 +229,7 @@ class MCPConnection:
             return loop.submit(_awaited(work)).result()
         if not home.is_running():  # the caller's loop, idle: drive it here
             return home.run_until_complete(_awaited(work))
-        if _loop_of_this_thread() is home:
+        if loop_of_this_thread() is home:
             raise RuntimeError(
                 f"the MCP session {self.label!r} is held by the event loop running in this "
                 "thread: use the async forms (await aclose(), await atools(), async with)"
@@ -252,87 +247,39 @@ class MCPConnection:
 
     async def _open(self) -> Client:
         async with self._guard():
-            client = self._client
-            if client is not None and self.connected:
-                return client
+            session = self._session
+            if session is not None and self.connected:
+                return session.client
             self._release_elsewhere()
-            return await self._start()
-
-    async def _start(self) -> Client:
-        ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
-        stop = asyncio.Event()
-        watch = Watch()
-        holder = asyncio.create_task(self._hold(ready, stop, watch), name=f"mcp {self.label}")
-        try:
-            client = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
-        except BaseException as error:
-            stop.set()
-            holder.cancel()
-            await asyncio.wait({holder}, timeout=_CLOSE_TIMEOUT)
-            if isinstance(error, (asyncio.TimeoutError, TimeoutError)):
-                raise MCPConnectError(
-                    f"MCP server {self.label!r} did not finish connecting within "
-                    f"{self.connect_timeout:g} s"
-                ) from None
-            if isinstance(error, Exception):
-                raise MCPConnectError(
-                    f"could not connect to MCP server {self.label!r}: {_describe(error)}"
-                ) from error
-            raise
-        self._client, self._watch, self._stop, self._holder = client, watch, stop, holder
-        self._home = asyncio.get_running_loop()
-        self._tools = None
-        self.connects += 1
-        return client
-
-    async def _hold(self, ready: asyncio.Future[Client], stop: asyncio.Event, watch: Watch) -> None:
-        """The one task that enters and leaves the session."""
-        try:
-            async with Client(
-                watched(self._transport(), watch),
-                message_handler=self._on_message,
-                client_info=mcp_types.Implementation(name="affordance", version="0.1.0"),
-            ) as client:
-                ready.set_result(client)
-                async with following_tool_changes(client, self._tools_changed, watch):
-                    await stop.wait()
-        except BaseException as error:  # noqa: BLE001 - the holder never lets anything escape
-            if not ready.done():
-                if isinstance(error, Exception):
-                    ready.set_exception(error)
-                else:
-                    ready.cancel()
-            elif not isinstance(error, asyncio.CancelledError):
-                logger.debug("MCP session %r ended: %s", self.label, _describe(error))
-        finally:
-            watch.closed = True
+            session = await open_session(
+                self._transport,
+                label=self.label,
+                connect_timeout=self.connect_timeout,
+                on_message=self._on_message,
+                on_tools_changed=self._tools_changed,
+            )
+            self._session = session
+            self._tools = None
+            self.connects += 1
+            return session.client
 
     async def _shut(self) -> None:
         """Close the session; run on its home loop."""
-        stop, holder = self._stop, self._holder
+        session = self._session
         self._forget()
-        if stop is None or holder is None:
-            return
-        stop.set()
-        _, pending = await asyncio.wait({holder}, timeout=_CLOSE_TIMEOUT)
-        if pending:  # the session would not wind down: cut it off
-            holder.cancel()
-            await asyncio.wait({holder}, timeout=_CLOSE_TIMEOUT)
+        if session is not None:
+            await session.shut()
 
     def _release_elsewhere(self) -> None:
         """Let a dead session's holder end on its own loop (its server gone, its loop closed)
         without waiting for it."""
-        stop, home = self._stop, self._home
+        session = self._session
         self._forget()
-        if stop is None or home is None or home.is_closed():
-            return
-        if home is _loop_of_this_thread():
-            stop.set()
-        else:
-            home.call_soon_threadsafe(stop.set)
+        if session is not None:
+            session.release()
 
     def _forget(self) -> None:
-        self._client = self._watch = self._stop = self._holder = self._home = None
+        self._session = None
         self._tools = None
         self._stale = False
 
@@ -387,20 +334,3 @@ class MCPConnection:
 async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
     """``work()`` awaited: a coroutine made on the loop that runs it."""
     return await work()
-
-
-def _loop_of_this_thread() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _describe(error: BaseException) -> str:
-    """The innermost message of an error (task groups wrap the SDK's in exception groups)."""
-    inner = getattr(error, "exceptions", None)
-    while isinstance(inner, tuple) and inner:
-        error = inner[0]
-        inner = getattr(error, "exceptions", None)
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -9,7 +9,8 @@ The model activity sends one attempt through the worker's adapter, its own retri
 (``ModelRequest.retries=False``), normalizes the turn and parses hosted-tool outputs with the
 adapter's codecs; a transient provider error fails the attempt for Temporal to retry, within
 the run's outage limit. The tool activity runs one attempt of the handler through the
-executor (its timeout, its error mapping). Temporal does all the retrying.
+executor (its timeout, its error mapping). Temporal does all the retrying: which failures it
+tries again, and the heartbeats that tell it a worker is alive, are ``_attempts``'.
 
 Both run in the trace the run was started in (the input's ``trace``, made current with
 ``affordance.runtime.joined_trace``), and publish what a tracer needs to make their spans
@@ -25,8 +26,7 @@ import asyncio
 import json
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,7 +36,6 @@ from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 from affordance import (
     Evaluator,
     EventBus,
-    PromptEvaluationError,
     PromptTemplate,
     RenderedPrompt,
     Session,
@@ -53,11 +52,11 @@ from affordance.runtime import (
     NestedWaiting,
     PreparedCall,
     RequestEvents,
-    ToolErrorInfo,
     joined_trace,
 )
 from affordance.serde import ParseError, dump, parse
 from affordance.tools import NO_RETRY
+from affordance_temporal._attempts import heartbeating, provider_outages, retryable, translated
 from affordance_temporal._inworkflow import StandIn
 from affordance_temporal.boundary import (
     ListingCall,
@@ -67,26 +66,17 @@ from affordance_temporal.boundary import (
     ToolAnswer,
     ToolCallInput,
     ToolListings,
-    decode_overrides,
-    decode_params,
-    decode_texts,
     from_data,
     to_data,
 )
-from affordance_temporal.errors import (
-    EVALUATION_FAILURE,
-    PROVIDER_UNAVAILABLE,
-    REGISTRY_MISMATCH,
-    RegistryMismatchError,
-    evaluation_error_details,
-)
+from affordance_temporal.errors import RegistryMismatchError
 from affordance_temporal.names import (
     LIST_TOOLS_ACTIVITY,
     MODEL_ACTIVITY,
     RETRYABLE_TOOL_FAILURE,
     TOOL_ACTIVITY,
 )
-from affordance_temporal.outages import retry_delay
+from affordance_temporal.prompt_refs import decode_overrides, decode_params, decode_texts
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import encode_result
 
@@ -146,7 +136,7 @@ class DurableActivities:
         adapter = self.adapter
         if adapter is None:
             raise ApplicationError("this worker has no adapter", non_retryable=True)
-        with _translated():
+        with translated():
             call = from_data(ModelCall, data)
             prompt, rendered = self._render(call.prompt)
             _check_tools(call, rendered)
@@ -168,7 +158,7 @@ class DurableActivities:
                 retries=False,  # Temporal retries the activity: one policy, in the history
             )
             async with heartbeating():
-                with _outages(call), joined_trace(call.trace):
+                with provider_outages(call), joined_trace(call.trace):
                     turn = await self._send(adapter, request)
             turn = adapter.normalize_turn(turn, request)
             outputs: dict[str, Any] = {}
@@ -179,7 +169,7 @@ class DurableActivities:
 
     @activity.defn(name=TOOL_ACTIVITY)
     async def tool_call(self, data: dict[str, Any]) -> dict[str, Any]:
-        with _translated():
+        with translated():
             call_input = from_data(ToolCallInput, data)
             prompt, rendered = self._render(call_input.prompt)
             call = call_input.call
@@ -211,7 +201,7 @@ class DurableActivities:
         answer = ToolAnswer(
             encode_result(outcome.result), outcome.duration, attempt, outcome.error_code
         )
-        if _retryable(outcome, call_input.retry_timeouts) and attempt < call_input.max_attempts:
+        if retryable(outcome, call_input.retry_timeouts) and attempt < call_input.max_attempts:
             raise ApplicationError(
                 outcome.result.message,
                 to_data(answer),
@@ -224,7 +214,7 @@ class DurableActivities:
     async def list_tools(self, data: dict[str, Any]) -> dict[str, Any]:
         """The listings of the prompt's listed sections, by dotted path; the listing (which
         may connect) runs off the worker's event loop."""
-        with _translated():
+        with translated():
             call = from_data(ListingCall, data)
             prompt = self.registry.prompt(call.prompt)
         async with heartbeating():
@@ -311,99 +301,6 @@ def _refused_nested_wait(outcome: CallOutcome) -> CallOutcome:
     return outcome
 
 
-@asynccontextmanager
-async def heartbeating() -> AsyncIterator[None]:
-    """Heartbeat while the block runs, so Temporal notices a lost worker within the
-    activity's heartbeat timeout instead of its whole timeout."""
-    timeout = activity.info().heartbeat_timeout
-    if not timeout:
-        yield
-        return
-    interval = max(timeout.total_seconds() / 3, 0.01)
-
-    async def beat() -> None:
-        while True:
-            activity.heartbeat()
-            await asyncio.sleep(interval)
-
-    task = asyncio.get_running_loop().create_task(beat())
-    try:
-        yield
-    finally:
-        task.cancel()
-        with suppress(asyncio.CancelledError):
-            await task
-
-
-@contextmanager
-def _outages(call: ModelCall) -> Iterator[None]:
-    """A transient provider error becomes a retryable failure while the outage limit and the
-    run's deadline leave room for the next attempt; past them it is final, saying so. An error
-    that is not the provider's is retried up to ``max_attempts`` attempts."""
-    try:
-        yield
-    except PromptEvaluationError as error:
-        if not error.transient:
-            raise
-        info = activity.info()
-        delay = retry_delay(info.retry_policy, info.attempt)
-        now = time.time()
-        trying = now - info.scheduled_time.timestamp()
-        limit = call.outage_limit
-        if limit is not None and trying + delay > limit:
-            raise _gave_up(
-                error,
-                f"still failing after {info.attempt} attempts over {trying:.0f} s; the next "
-                f"would start past provider_outage_limit={limit:g} s",
-            ) from error
-        if call.deadline_at is not None and now + delay >= call.deadline_at:
-            raise _gave_up(
-                error,
-                f"still failing after {info.attempt} attempts over {trying:.0f} s; the next "
-                "would start past the run's deadline",
-            ) from error
-        raise ApplicationError(
-            str(error),
-            evaluation_error_details(error),
-            type=PROVIDER_UNAVAILABLE,
-            category=ApplicationErrorCategory.BENIGN,  # expected in an outage: logged at DEBUG
-        ) from error
-    except (RegistryMismatchError, ParseError, ApplicationError):
-        raise
-    except Exception as error:
-        if activity.info().attempt >= call.max_attempts:
-            raise ApplicationError(
-                f"{type(error).__name__}: {error}", type=type(error).__name__, non_retryable=True
-            ) from error
-        raise
-
-
-def _gave_up(error: PromptEvaluationError, why: str) -> PromptEvaluationError:
-    """The provider's last error, final, with why no attempt follows."""
-    return PromptEvaluationError(
-        f"{error.message} ({why})",
-        prompt_name=error.prompt_name,
-        phase=error.phase,
-        provider=error.provider,
-        status=error.status,
-        request_id=error.request_id,
-        raw_text=error.raw_text,
-    )
-
-
-@contextmanager
-def _translated() -> Iterator[None]:
-    """Errors no retry can fix become non-retryable Temporal failures, typed by name."""
-    try:
-        yield
-    except PromptEvaluationError as error:
-        raise ApplicationError(
-            str(error), evaluation_error_details(error), type=EVALUATION_FAILURE, non_retryable=True
-        ) from error
-    except (RegistryMismatchError, ParseError) as error:
-        raise ApplicationError(str(error), type=REGISTRY_MISMATCH, non_retryable=True) from error
-
-
 def _check_tools(call: ModelCall, rendered: RenderedPrompt[Any]) -> None:
     names = tuple(tool.name for tool in rendered.tools)
     hosted = {tool.name for tool in rendered.hosted_tools}
@@ -430,14 +327,3 @@ def _deadline(deadline_at: float | None, executor: ToolExecutor) -> Deadline | N
     if deadline_at is None:
         return None
     return Deadline.after(deadline_at - time.time(), executor.clock)
-
-
-def _retryable(outcome: CallOutcome, retry_timeouts: bool) -> bool:
-    """Would the executor have tried again? A retryable ``ToolError``, or a timeout when the
-    policy retries timeouts."""
-    result = outcome.result
-    if result.success:
-        return False
-    if isinstance(result.value, ToolErrorInfo):
-        return result.value.retryable
-    return retry_timeouts and outcome.error_code == "timeout"

@@ -14,22 +14,23 @@ started in (``trace``: the W3C entries of ``affordance.runtime.trace_carrier()``
 activities' spans join the caller's trace. An empty one is left out of the data: a run nobody
 traces sends what a release before tracing sent, and an envelope written then reads with an
 empty ``trace``.
+
+A prompt crosses by reference (``PromptRef``): :mod:`affordance_temporal.prompt_refs` writes
+one and reads it back against a registry's prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, cast
 
-from affordance import PromptOverrides, PromptTemplate, SectionVisibility, UsageLimits
+from affordance import UsageLimits
 from affordance.adapters import NO_USAGE, Message, ProviderTurn, ToolCall, Usage
-from affordance.prompt import SectionPath
 from affordance.serde import FieldError, ParseError, dump, parse
 from affordance.transcript import TranscriptError
 from affordance.transcript import from_data as transcript_from_data
 from affordance.transcript import to_data as transcript_to_data
-from affordance_temporal.errors import RegistryMismatchError
 from affordance_temporal.options import RunOptions
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "ListingCall",
     "ModelAnswer",
     "ModelCall",
+    "Overrides",
     "ParamsData",
     "PendingData",
     "PromptRef",
@@ -51,11 +53,7 @@ __all__ = [
     "ToolAnswer",
     "ToolCallInput",
     "ToolListings",
-    "decode_overrides",
-    "decode_params",
-    "encode_overrides",
     "from_data",
-    "prompt_ref",
     "to_data",
 ]
 
@@ -329,73 +327,3 @@ def _transcript(data: Any) -> tuple[Message, ...]:
         except ParseError as error:
             raise TranscriptError(str(error)) from None
     return transcript_from_data(data)
-
-
-# -- prompts by reference ---------------------------------------------------------------------
-
-
-def prompt_ref(
-    name: str,
-    params: Sequence[Any] = (),
-    overrides: Mapping[SectionPath, SectionVisibility] | None = None,
-    texts: PromptOverrides | None = None,
-) -> PromptRef:
-    """A reference to registry prompt ``name`` rendered with ``params``, visibility
-    ``overrides`` and the prompt overrides ``texts``."""
-    return PromptRef(
-        name=name,
-        params=tuple(ParamsData(type_name(type(value)), dump(value)) for value in params),
-        overrides=encode_overrides(overrides),
-        texts=None if texts is None else texts.to_json(),
-    )
-
-
-def decode_texts(ref: PromptRef) -> PromptOverrides | None:
-    """The prompt overrides ``ref`` carries, if any."""
-    return None if ref.texts is None else PromptOverrides.from_json(dict(ref.texts))
-
-
-def decode_params(prompt: PromptTemplate[Any], ref: PromptRef) -> tuple[Any, ...]:
-    """The params objects of ``ref``, parsed into the dataclasses the prompt's sections take."""
-    if not ref.params:
-        return ()
-    types = params_types(prompt)
-    values = []
-    for item in ref.params:
-        params_type = types.get(item.type)
-        if params_type is None:
-            raise RegistryMismatchError(
-                f"prompt {ref.name!r} has no section taking params of type {item.type}"
-            )
-        try:
-            values.append(parse(params_type, item.data))
-        except ParseError as error:
-            raise RegistryMismatchError(
-                f"params of type {item.type} for prompt {ref.name!r} do not fit: {error}"
-            ) from None
-    return tuple(values)
-
-
-def params_types(prompt: PromptTemplate[Any]) -> dict[str, type[Any]]:
-    """The params dataclasses of a prompt's sections, by :func:`type_name`."""
-    found: dict[str, type[Any]] = {}
-    for path in prompt.section_paths():
-        section = prompt.section(path)
-        params_type = None if section is None else section.params_type
-        if isinstance(params_type, type):
-            found[type_name(params_type)] = params_type
-    return found
-
-
-def type_name(cls: type[Any]) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
-
-
-def encode_overrides(overrides: Mapping[SectionPath, SectionVisibility] | None) -> Overrides:
-    if not overrides:
-        return ()
-    return tuple((tuple(path), SectionVisibility(value).value) for path, value in overrides.items())
-
-
-def decode_overrides(overrides: Overrides | None) -> dict[SectionPath, SectionVisibility]:
-    return {tuple(path): SectionVisibility(value) for path, value in overrides or ()}

@@ -42,7 +42,6 @@ from affordance_temporal.boundary import (
     RunResult,
     RunStatus,
     from_data,
-    prompt_ref,
     to_data,
 )
 from affordance_temporal.errors import (
@@ -59,6 +58,7 @@ from affordance_temporal.names import (
     WORKFLOW_NAME,
 )
 from affordance_temporal.options import RunOptions
+from affordance_temporal.prompt_refs import prompt_ref
 from affordance_temporal.registry import PromptRegistry
 from affordance_temporal.results import decode_calls, decode_response, params_of
 

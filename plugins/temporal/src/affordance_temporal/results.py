@@ -22,9 +22,8 @@ from affordance_temporal.boundary import (
     ResultData,
     ResultKind,
     RunResult,
-    decode_overrides,
-    encode_overrides,
 )
+from affordance_temporal.prompt_refs import decode_overrides, encode_overrides
 from affordance_temporal.registry import PromptRegistry
 
 __all__ = [
