@@ -21,7 +21,7 @@ _EXPORTS: dict[str, str] = {
     "AsyncEventStream": "affordance.runtime.record.streams",
     "ConfirmationRequired": "affordance.runtime.record.stream_events",
     "Evaluator": "affordance.runtime.loop.evaluator",
-    "EventBus": "affordance.runtime.record.events",
+    "EventBus": "affordance.runtime.record.bus",
     "EventStream": "affordance.runtime.record.streams",
     "HostedTool": "affordance.tools.hosted",
     "HostedToolActivity": "affordance.runtime.record.stream_events",
@@ -296,6 +296,7 @@ if TYPE_CHECKING:
     )
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.prices import GenaiPrices
+    from affordance.runtime.record.bus import EventBus
     from affordance.runtime.record.confirmation import (
         Confirmation,
         approve,
@@ -306,7 +307,6 @@ if TYPE_CHECKING:
     from affordance.runtime.record.events import (
         EvaluationFailed,
         EvaluationStarted,
-        EventBus,
         ModelAnswered,
         ModelRequestFailed,
         ModelRequestSent,

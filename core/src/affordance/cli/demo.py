@@ -8,10 +8,10 @@ from typing import Any
 
 from affordance.cli._demo_agent import Owner, TaskBoard, build_adapter, build_prompt
 from affordance.runtime.model.messages import UserMessage
+from affordance.runtime.record.bus import EventBus
 from affordance.runtime.record.confirmation import approve, deny
 from affordance.runtime.record.events import (
     ConfirmationRequested,
-    EventBus,
     PromptRendered,
     ToolInvoked,
 )

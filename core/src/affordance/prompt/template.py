@@ -1,9 +1,12 @@
-"""``PromptTemplate`` (alias ``Prompt``): a validated tree of sections, rendered to text+tools."""
+"""``PromptTemplate`` (alias ``Prompt``): a validated tree of sections, rendered to text+tools.
+
+The tree and the checks it is held to are in ``_section_tree``, the rendering of its levels in
+``_rendering``; here are the template's API, its params and overrides, and its caches.
+"""
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -11,7 +14,15 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptRenderError, PromptValidationError
-from affordance.prompt.disclosure import OPEN_SECTIONS, open_sections_tool
+from affordance.prompt._rendering import render_level
+from affordance.prompt._section_tree import (
+    SectionNode,
+    build_tree,
+    check_rendered_names,
+    check_tool_names,
+    relisted_tree,
+)
+from affordance.prompt.disclosure import open_sections_tool
 from affordance.prompt.paths import SectionPath
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import Section, SectionVisibility
@@ -28,24 +39,9 @@ __all__ = ["Prompt", "PromptTemplate"]
 OutputT = TypeVar("OutputT")
 
 _SUMMARY = SectionVisibility.SUMMARY
-_FULL = SectionVisibility.FULL
 _NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = {}
-RESERVED_TOOL_NAMES = frozenset({OPEN_SECTIONS})
 _APPLIED_KEPT = 8  # overrides documents a prompt keeps resolved (a store's tags, in practice)
 _LISTED_KEPT = 8  # listings a prompt keeps its listed forms of (see ``with_listings``)
-
-
-class _Node:
-    """A section placed in the tree, with what rendering needs precomputed."""
-
-    __slots__ = ("child_keys", "children", "default", "path", "section")
-
-    def __init__(self, section: Section[Any], path: SectionPath, default: Any) -> None:
-        self.section = section
-        self.path = path
-        self.default = default
-        self.children: tuple[_Node, ...] = ()
-        self.child_keys = tuple(child.key for child in section.children)
 
 
 class PromptTemplate(Generic[OutputT]):
@@ -93,10 +89,10 @@ class PromptTemplate(Generic[OutputT]):
         self.key = key if key is not None else self.name
         self.output_type = output_type
         self.sections: tuple[Section[Any], ...] = tuple(sections)
-        self._index: dict[SectionPath, _Node] = {}
+        self._index: dict[SectionPath, SectionNode] = {}
         self._params_types: set[type[Any]] = set()
-        self._roots = self._build(self.sections, (), set())
-        self._check_tool_names()
+        self._roots = build_tree(self.sections, self._index, self._params_types)
+        check_tool_names(self._index)
         self._tools_listed_at_render = any(
             node.section.tools_listed_at_render for node in self._index.values()
         )
@@ -178,7 +174,7 @@ class PromptTemplate(Generic[OutputT]):
             return cached
         relisted = copy.copy(self)
         relisted._index = {}
-        relisted._roots = relisted._relisted(self._roots, listings)
+        relisted._roots = relisted_tree(self._roots, listings, relisted._index)
         relisted.sections = tuple(node.section for node in relisted._roots)
         relisted._applied = {}
         relisted._applied_lock = threading.Lock()
@@ -188,82 +184,6 @@ class PromptTemplate(Generic[OutputT]):
                 del self._listed[next(iter(self._listed))]
             self._listed[key] = relisted
         return relisted
-
-    def _relisted(self, nodes: tuple[_Node, ...], listings: Mapping[str, Any]) -> tuple[_Node, ...]:
-        """Copies of ``nodes`` (indexed here), listed sections swapped for their listed form."""
-        copies: list[_Node] = []
-        for node in nodes:
-            section = node.section
-            if section.tools_listed_at_render:
-                section = section.listed(listings[".".join(node.path)])
-            copied = _Node(section, node.path, node.default)
-            self._index[node.path] = copied
-            copied.children = self._relisted(node.children, listings)
-            copies.append(copied)
-        return tuple(copies)
-
-    def _build(
-        self, sections: Sequence[Section[Any]], parent: SectionPath, seen: set[int]
-    ) -> tuple[_Node, ...]:
-        nodes: list[_Node] = []
-        keys: set[str] = set()
-        for section in sections:
-            if not isinstance(section, Section):
-                raise PromptValidationError(
-                    f"prompt sections must be Section instances, got {type(section).__qualname__}",
-                    section_path=parent,
-                )
-            path = (*parent, section.key)
-            if section.key in keys:
-                raise PromptValidationError(
-                    f"two sibling sections share the key {section.key!r}; give one a distinct "
-                    "key=...",
-                    section_path=path,
-                )
-            if id(section) in seen:
-                raise PromptValidationError(
-                    "the same Section object appears twice in the prompt", section_path=path
-                )
-            keys.add(section.key)
-            seen.add(id(section))
-            node = _Node(section, path, _default_params(section, path))
-            if section.params_type is not None:
-                self._params_types.add(section.params_type)
-            self._index[path] = node
-            node.children = self._build(section.children, path, seen)
-            nodes.append(node)
-        return tuple(nodes)
-
-    def _check_tool_names(self) -> None:
-        owners: dict[str, SectionPath] = {}
-        for path, node in self._index.items():
-            section = node.section
-            named: list[Tool[Any, Any] | HostedTool[Any]] = (
-                [] if section.tools_listed_at_render else [*section.tools()]
-            )
-            for hosted in section.hosted_tools():
-                if not isinstance(hosted, HostedTool):
-                    raise PromptValidationError(
-                        "hosted_tools must be HostedTool instances, got "
-                        f"{type(hosted).__qualname__}",
-                        section_path=path,
-                    )
-                named.append(hosted)
-            for tool in named:
-                if tool.name in RESERVED_TOOL_NAMES:
-                    raise PromptValidationError(
-                        f"the tool name {tool.name!r} is reserved for the builtin tool",
-                        section_path=path,
-                        tool_name=tool.name,
-                    )
-                if tool.name in owners:
-                    raise PromptValidationError(
-                        f"duplicate tool name {tool.name!r}; it is already declared in section "
-                        f"{'.'.join(owners[tool.name])!r}",
-                        section_path=path,
-                        tool_name=tool.name,
-                    )
-                owners[tool.name] = path
 
     # -- rendering -------------------------------------------------------------------------
 
@@ -289,11 +209,11 @@ class PromptTemplate(Generic[OutputT]):
         tools: list[Tool[Any, Any]] = []
         hosted: list[HostedTool[Any]] = []
         summarized: list[SectionPath] = []
-        _render_level(
+        render_level(
             self._roots, 0, "", lookup, visibility, applied, parts, tools, hosted, summarized
         )
         if self._tools_listed_at_render:
-            _check_rendered_names(tools, hosted)
+            check_rendered_names(tools, hosted)
         if summarized:
             tools.append(open_sections_tool())
         return RenderedPrompt(
@@ -377,132 +297,3 @@ class PromptTemplate(Generic[OutputT]):
 
 Prompt = PromptTemplate
 """The seeds' earlier name for :class:`PromptTemplate`; both work everywhere."""
-
-
-def _default_params(section: Section[Any], path: SectionPath) -> Any:
-    """What a section renders with when the caller passes no params of its type (or None)."""
-    if section.default_params is not None:
-        return section.default_params
-    params_type = section.params_type
-    if params_type is None:
-        return None
-    try:
-        return params_type()
-    except (TypeError, ValueError):
-        return None  # required fields: the caller must supply params
-
-
-def _render_level(
-    nodes: tuple[_Node, ...],
-    depth: int,
-    prefix: str,
-    lookup: Mapping[type[Any], Any],
-    overrides: Mapping[SectionPath, SectionVisibility],
-    applied: AppliedOverrides | None,
-    parts: list[str],
-    tools: list[Tool[Any, Any]],
-    hosted: list[HostedTool[Any]],
-    summarized: list[SectionPath],
-) -> None:
-    hashes = "#" * (depth + 2)
-    number = 0
-    for node in nodes:
-        section = node.section
-        params_type = section.params_type
-        params = None
-        if params_type is not None:
-            params = lookup.get(params_type, node.default)
-            if params is None:
-                raise _missing_params(node)
-        if section.enabled is not None and not section.is_enabled(params):
-            continue
-        number += 1
-        label = f"{prefix}{number}"
-        heading = f"{hashes} {label} {section.title}"
-        visibility = (
-            overrides.get(node.path, section.visibility) if overrides else section.visibility
-        )
-        try:
-            if visibility is _SUMMARY:
-                if applied is not None and node.path in applied.summaries:
-                    summary = section.render_template(applied.summaries[node.path], params)
-                else:
-                    summary = section.render_summary(params)
-                suffix = section.render_summary_suffix(node.path, node.child_keys)
-                parts.append(
-                    f"{heading}\n{summary}\n---\n{suffix}"
-                    if summary
-                    else f"{heading}\n---\n{suffix}"
-                )
-                summarized.append(node.path)
-                continue
-            if applied is not None and node.path in applied.bodies:
-                body = section.render_template(applied.bodies[node.path], params)
-            else:
-                body = section.render_body(params)
-        except PromptRenderError as error:
-            if len(error.section_path) > 1 or error.section_path == node.path:
-                raise
-            raise PromptRenderError(
-                error.message,
-                section_path=node.path,
-                dataclass=params_type,
-                placeholder=error.placeholder,
-            ) from error
-        parts.append(f"{heading}\n{body}" if body else heading)
-        if applied is None:
-            tools.extend(section.tools())
-        else:
-            tools.extend(map(applied.tool, section.tools()))
-        hosted.extend(section.hosted_tools())
-        if node.children:
-            _render_level(
-                node.children,
-                depth + 1,
-                f"{label}.",
-                lookup,
-                overrides,
-                applied,
-                parts,
-                tools,
-                hosted,
-                summarized,
-            )
-
-
-def _check_rendered_names(tools: list[Tool[Any, Any]], hosted: list[HostedTool[Any]]) -> None:
-    """The name checks a prompt makes when built, made again at render for the tools sections
-    list only then (``Section.tools_listed_at_render``, e.g. an MCP server's)."""
-    seen: set[str] = set()
-    names = [tool.name for tool in tools] + [tool.name for tool in hosted]
-    for name in names:
-        if name in RESERVED_TOOL_NAMES:
-            raise PromptRenderError(
-                f"the tool name {name!r} is reserved for the builtin tool; a section that lists "
-                "its tools at render declares it (give its tools a prefix)",
-                tool_name=name,
-            )
-        if name in seen:
-            raise PromptRenderError(
-                f"duplicate tool name {name!r} among the rendered sections; a section that "
-                "lists its tools at render declares it too (give its tools a prefix)",
-                tool_name=name,
-            )
-        seen.add(name)
-
-
-def _missing_params(node: _Node) -> PromptRenderError:
-    params_type = node.section.params_type
-    assert params_type is not None
-    fields = getattr(params_type, "__dataclass_fields__", {})
-    required = [
-        name
-        for name, f in fields.items()
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and f.init
-    ]
-    return PromptRenderError(
-        f"missing params {params_type.__qualname__} (required fields: {', '.join(required)}); "
-        "pass an instance to render() or set default_params on the section",
-        section_path=node.path,
-        dataclass=params_type,
-    )

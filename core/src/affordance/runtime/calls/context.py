@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from affordance.runtime.calls.nested import NestedAnswers
     from affordance.runtime.calls.runner import Runner
     from affordance.runtime.model.turn import Usage
-    from affordance.runtime.record.events import EventBus
+    from affordance.runtime.record.bus import EventBus
     from affordance.runtime.record.session import Session
 
 __all__ = ["ToolContext", "ToolHandler"]

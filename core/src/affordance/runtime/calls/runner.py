@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from affordance.runtime.model.compaction import HistoryHook
     from affordance.runtime.model.limits import UsageLimits
     from affordance.runtime.model.messages import Message
+    from affordance.runtime.record.bus import EventBus
     from affordance.runtime.record.confirmation import Confirmation
     from affordance.runtime.record.conversation import ConversationHandle
-    from affordance.runtime.record.events import EventBus
     from affordance.runtime.record.response import PromptResponse
     from affordance.runtime.record.session import Session
     from affordance.runtime.record.streams import AsyncEventStream, EventStream

@@ -1,10 +1,13 @@
 """``Evaluator``: the runner — the evaluate API over the sans-IO loop, holding one model.
 
 The model (:class:`~affordance.runtime.model.Model`) sends one request and answers one
-normalized :class:`ProviderTurn`. Everything else is here and in the loop: starting or resuming
-an evaluation (the resume checks are ``resumption``'s), the per-turn ``tool_choice`` rule, tool
-execution, confirmations, disclosure and events. An evaluation and its tool handlers see this
-class through protocols (``EvaluationRunner``, ``Runner``), so nothing below it imports it.
+normalized :class:`ProviderTurn`. Everything else is here and in the loop: the runner's loop
+options, starting or resuming an evaluation with them (``run_start``; the resume checks are
+``resumption``'s), the per-turn ``tool_choice`` rule, tool execution, confirmations, disclosure
+and events. What the runner does as the model it holds is its base's,
+:class:`~affordance.runtime.loop.runner_model.RunnerModel`. An evaluation and its tool handlers
+see this class through protocols (``EvaluationRunner``, ``Runner``), so nothing below it
+imports it.
 
 ``Evaluator(connection, ...)`` runs any model (``connection``, kept as ``evaluator.connection``:
 ``model`` is a provider adapter's model name): every provider adapter does, holding its
@@ -14,7 +17,7 @@ provider's model (:class:`affordance.adapters.ProviderAdapter`). A subclass that
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from affordance.attachments import DEFAULT_MAX_ATTACHMENT_BYTES
@@ -24,38 +27,24 @@ from affordance.prompt.rendered import RenderedPrompt
 from affordance.prompt.section import SectionVisibility
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.executor import ToolExecutor
-from affordance.runtime.loop.actions import Action
 from affordance.runtime.loop.chain import ChainModel
 from affordance.runtime.loop.drivers import drive, drive_async
-from affordance.runtime.loop.evaluation import Evaluation
-from affordance.runtime.loop.resumption import stopped_evaluation, suspended_evaluation
+from affordance.runtime.loop.run_start import begin_run
+from affordance.runtime.loop.runner_model import RunnerModel
 from affordance.runtime.loop.streaming import stream_async, stream_sync
 from affordance.runtime.model.compaction import HistoryHook
 from affordance.runtime.model.connection import Model
-from affordance.runtime.model.deltas import Delta, asent_whole, sent_whole
-from affordance.runtime.model.hosted_approvals import (
-    HostedApproval,
-    answer_hosted_approval,
-    read_hosted_approvals,
-)
-from affordance.runtime.model.hosted_outputs import read_hosted_outputs
 from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.output import output_name, output_schema
-from affordance.runtime.model.prices import Prices, prices_for_cost_limit
-from affordance.runtime.model.turn import (
-    ModelRequest,
-    ProviderTurn,
-    ToolChoice,
-    tool_choice_for_turn,
-)
+from affordance.runtime.model.prices import Prices
+from affordance.runtime.model.turn import ModelRequest, ToolChoice, tool_choice_for_turn
+from affordance.runtime.record.bus import EventBus
 from affordance.runtime.record.confirmation import Confirmation
 from affordance.runtime.record.conversation import ConversationHandle
-from affordance.runtime.record.events import EventBus
 from affordance.runtime.record.response import PromptResponse
 from affordance.runtime.record.session import Session
 from affordance.runtime.record.streams import AsyncEventStream, EventStream
-from affordance.tools.hosted import HostedTool, HostedToolCodec, HostedToolOutput
 
 if TYPE_CHECKING:
     from affordance.prompt.overrides.document import PromptOverrides
@@ -66,7 +55,7 @@ __all__ = ["Evaluator"]
 OutputT = TypeVar("OutputT")
 
 
-class Evaluator:
+class Evaluator(RunnerModel):
     """Evaluates prompts against one model connection.
 
     ``open_sections="apply"`` (the default) lets the loop apply what the model opens with
@@ -120,87 +109,6 @@ class Evaluator:
         self.prices = prices
         self.max_attachment_bytes = max_attachment_bytes
 
-    # -- the model: its own, or the one it holds ---------------------------------------------
-
-    def send(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with a sync client and normalize the answer (a subclass that is its
-        own model implements it; otherwise the held model's)."""
-        return self.connection.send(request)
-
-    async def asend(self, request: ModelRequest) -> ProviderTurn:
-        """Send one request with an async client and normalize the answer (as :meth:`send`)."""
-        return await self.connection.asend(request)
-
-    def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
-        """Send one request streaming; yield its deltas, ending with one ``TurnEnd``.
-
-        A subclass writes it as a generator that closes its HTTP response in ``finally`` (or a
-        ``with``): the core closes the generator when the consumer leaves early. By default,
-        the held connection's; for a subclass that is its own model and does not stream, a plain
-        request whose whole turn is yielded at once.
-        """
-        if self.connection is not self:
-            return self.connection.send_stream(request)
-        return sent_whole(self.send, request)
-
-    def asend_stream(self, request: ModelRequest) -> AsyncIterator[Delta]:
-        """The async form of :meth:`send_stream`."""
-        if self.connection is not self:
-            return self.connection.asend_stream(request)
-        return asent_whole(self.asend, request)
-
-    def normalize_turn(self, turn: ProviderTurn, request: ModelRequest) -> ProviderTurn:
-        """The turn as the loop should read it (adapters undo what their wire format changed,
-        e.g. strict mode's nulls); called once per turn, streamed or not."""
-        if self.connection is not self:
-            return self.connection.normalize_turn(turn, request)
-        return turn
-
-    def hosted_codec(self, kind: str) -> HostedToolCodec[Any, Any] | None:
-        """The codec reading hosted tool ``kind`` on this connection; None: not supported."""
-        return None
-
-    def hosted_output_type(self, kind: str) -> type[Any] | None:
-        """The output type hosted tool ``kind`` is registered with, which its codec's
-        ``parse_output`` must return; None: nothing to check (this connection has no plugin
-        registry; a provider adapter answers from its own)."""
-        return None
-
-    def parse_hosted_outputs(
-        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
-    ) -> Mapping[str, HostedToolOutput]:
-        """Typed outputs of the hosted tools invoked in a response, by tool name.
-
-        A codec that raises while reading (it is plugin code, reading the provider's data), or
-        returns something that is not its kind's registered output type
-        (:meth:`hosted_output_type`), loses its output for this response, with a metadata-only
-        warning on ``affordance.hosted``; the run goes on (``KeyboardInterrupt`` excepted).
-        """
-        if self.connection is not self:
-            return self.connection.parse_hosted_outputs(items, hosted_tools)
-        return read_hosted_outputs(
-            items,
-            hosted_tools,
-            codec_of=self.hosted_codec,
-            output_type_of=self.hosted_output_type,
-        )
-
-    def hosted_approvals(
-        self, items: Sequence[Mapping[str, Any]], hosted_tools: Sequence[HostedTool[Any]]
-    ) -> tuple[HostedApproval, ...]:
-        """The approvals the hosted tools of a response wait for, found by their codecs
-        (:meth:`hosted_codec`; a codec without ``approval_requests`` finds none)."""
-        return read_hosted_approvals(items, hosted_tools, codec_of=self.hosted_codec)
-
-    def hosted_approval_answer(
-        self, approval: HostedApproval, approved: bool, message: str, *, prompt_name: str
-    ) -> Mapping[str, Any]:
-        """The caller's answer to ``approval`` as the provider item the next request carries,
-        written by the tool's codec."""
-        return answer_hosted_approval(
-            approval, approved, message, codec_of=self.hosted_codec, prompt_name=prompt_name
-        )
-
     def preview_request(self, rendered: RenderedPrompt[Any], prompt_name: str) -> ModelRequest:
         """The first request an evaluation of ``rendered`` would send (no caller messages):
         what ``affordance render --provider`` shows, through the adapter's ``wire_request``."""
@@ -253,7 +161,8 @@ class Evaluator:
         ``overrides_tag``, or the overrides themselves) changes the prompt's texts for this run
         (``affordance.prompt.overrides``); each one it skips is an ``OverrideSkipped`` event.
         """
-        evaluation, action = self._begin(
+        evaluation, action = begin_run(
+            self,
             prompt,
             params,
             session,
@@ -291,7 +200,8 @@ class Evaluator:
         conversation: ConversationHandle | None = None,
     ) -> PromptResponse[OutputT]:
         """The async form of :meth:`evaluate`; tool calls of one turn run concurrently."""
-        evaluation, action = self._begin(
+        evaluation, action = begin_run(
+            self,
             prompt,
             params,
             session,
@@ -333,7 +243,8 @@ class Evaluator:
         ``with adapter.stream(prompt) as events: for event in events: ...``. The last event is
         ``RunFinished`` carrying the same ``PromptResponse`` ``evaluate`` returns."""
         pending: list[object] = []
-        evaluation, action = self._begin(
+        evaluation, action = begin_run(
+            self,
             prompt,
             params,
             session,
@@ -377,7 +288,8 @@ class Evaluator:
         """The async form of :meth:`stream`:
         ``async with adapter.astream(prompt) as events: async for event in events: ...``."""
         pending: list[object] = []
-        evaluation, action = self._begin(
+        evaluation, action = begin_run(
+            self,
             prompt,
             params,
             session,
@@ -458,88 +370,3 @@ class Evaluator:
         return Evaluator(
             ChainModel(steps, context), executor=self.executor, max_turns=len(steps) + 1
         )
-
-    def _begin(
-        self,
-        prompt: PromptTemplate[OutputT],
-        params: Sequence[Any],
-        session: Session | None,
-        bus: EventBus | None,
-        messages: Sequence[Message],
-        visibility_overrides: Mapping[SectionPath, SectionVisibility] | None,
-        confirmations: Mapping[str, Confirmation] | None,
-        deadline: Deadline | float | None,
-        max_turns: int | None,
-        limits: UsageLimits | None,
-        resume: str | None,
-        history: HistoryHook | None,
-        conversation: ConversationHandle | None,
-        observer: Callable[[object], None] | None = None,
-        *,
-        asynchronous: bool = False,
-        overrides: OverridesStore | PromptOverrides | None = None,
-        overrides_tag: str = "latest",
-    ) -> tuple[Evaluation[OutputT], Action]:
-        """A new evaluation and its first action, or a suspended one and its resumption.
-
-        ``observer`` receives every event the run publishes from its first action on (the
-        streaming drivers turn them into stream events)."""
-        if isinstance(deadline, (int, float)):
-            deadline = Deadline.after(float(deadline), self.executor.clock)
-        prices = self.prices
-        if limits is not None and limits.cost is not None:
-            prices = self.prices = prices_for_cost_limit(prices, self.connection, prompt.name)
-        if resume is not None or confirmations is not None:
-            if resume is not None:
-                run = stopped_evaluation(prompt, session, resume, confirmations)
-            else:
-                assert confirmations is not None
-                run = suspended_evaluation(prompt, session, confirmations)
-            run.adapter = self  # the runner resuming it sends, and its calls reach it
-            run.asynchronous = asynchronous
-            run.observer = observer
-            for name, value in (
-                ("bus", bus),
-                ("deadline", deadline),
-                ("history", history),
-                ("prices", prices),
-                ("conversation", conversation),  # another handle on the same conversation
-            ):
-                if value is not None:  # given now: it replaces what the run had
-                    setattr(run, name, value)
-            if resume is not None:
-                return run, run.resume_stopped(limits)
-            if limits is not None:
-                run.set_limits(limits)
-            assert confirmations is not None
-            return run, run.resume(confirmations)
-        loaded: tuple[Message, ...] = ()
-        if conversation is not None:
-            loaded = conversation.load()
-            messages = (*loaded, *messages)
-        evaluation: Evaluation[OutputT] = Evaluation(
-            prompt=prompt,
-            params=params,
-            adapter=self,
-            session=session if session is not None else Session(),
-            bus=bus if bus is not None else EventBus(),
-            executor=self.executor,
-            messages=messages,
-            visibility_overrides=visibility_overrides,
-            overrides=overrides,
-            overrides_tag=overrides_tag,
-            max_turns=max_turns if max_turns is not None else self.max_turns,
-            max_expansions=self.max_expansions if self.open_sections == "apply" else 0,
-            deadline=deadline,
-            tool_choice=self.tool_choice,
-            parallel_tool_calls=self.parallel_tool_calls,
-            limits=limits,
-            prices=prices,
-            history=history,
-        )
-        evaluation.observer = observer
-        if asynchronous:
-            evaluation.asynchronous = True
-        if conversation is not None:
-            evaluation.keep_in(conversation, len(loaded))
-        return evaluation, evaluation.start()

@@ -2,7 +2,8 @@
 
 Above the model room, below tool calls and the loop; it runs nothing itself.
 
-- ``events``: the :class:`EventBus` and the events a run publishes (``ToolInvoked``, ...);
+- ``bus``: the :class:`EventBus` (and :class:`PrivateEventBus`) the events go through;
+- ``events``: the events a run publishes (``ToolInvoked``, ...);
 - ``session``: :class:`Session`, typed state reduced from events, the sections the model
   opened, the runs suspended for confirmation and those a usage limit stopped;
 - ``response``: :class:`PromptResponse`, everything an evaluation produced;
@@ -17,6 +18,7 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
 - ``log_context``: correlation fields for every record the library logs.
 """
 
+from affordance.runtime.record.bus import EventBus, PrivateEventBus
 from affordance.runtime.record.confirmation import (
     Confirmation,
     PendingConfirmation,
@@ -31,14 +33,12 @@ from affordance.runtime.record.events import (
     ConfirmationResolved,
     EvaluationFailed,
     EvaluationStarted,
-    EventBus,
     ModelAnswered,
     ModelRequestFailed,
     ModelRequestSent,
     ModelSwitched,
     OutputRetried,
     OverrideSkipped,
-    PrivateEventBus,
     PromptExecuted,
     PromptRendered,
     ToolAttemptFailed,
