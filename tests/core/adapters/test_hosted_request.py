@@ -232,3 +232,36 @@ def test_a_codec_failing_to_give_its_extras_is_an_error_naming_it_before_any_req
     assert reason in message
     assert raised.value.phase == "render"
     assert adapter.requests == []
+
+
+class AskingCodec:
+    """Asks for what it is given: ``extras`` and ``headers`` as they are."""
+
+    kind = "file_search"
+
+    def __init__(self, extras: Any, headers: Any) -> None:
+        self.extras, self.headers = extras, headers
+
+    def request_extras(self, tool: HostedTool[Any]) -> Any:
+        return self.extras
+
+    def request_headers(self, tool: HostedTool[Any]) -> Any:
+        return self.headers
+
+
+def test_what_one_codec_asks_for_is_a_copy_checked_before_it_is_combined() -> None:
+    from affordance.adapters.hosted_request import codec_extras, codec_headers
+
+    asked = {"include": ["file_search_call.results"]}
+    codec = AskingCodec(asked, {"X-Beta": "files-1"})
+    tool = files()
+
+    extras = codec_extras(codec, tool)  # type: ignore[arg-type]
+    extras["include"].append("changed")
+
+    assert asked == {"include": ["file_search_call.results"]}  # the body never shares it
+    assert codec_headers(codec, tool) == {"X-Beta": "files-1"}  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="request_extras returned list"):
+        codec_extras(AskingCodec(["store"], {}), tool)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="one-line values"):
+        codec_headers(AskingCodec({}, {"X-Beta": "a\r\nb"}), tool)  # type: ignore[arg-type]

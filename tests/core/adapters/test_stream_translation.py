@@ -102,3 +102,8 @@ def test_a_second_call_is_refused_with_the_formats_words_and_its_index() -> None
 
     with pytest.raises(UnusableResponseError, match="two calls at 0"):
         lines.begin_call(0, "c2", "g", lacking="", twice="two calls at {index}")
+
+
+def test_a_translator_says_whether_the_request_declared_hosted_tools() -> None:
+    assert Lines().hosted is False
+    assert Lines(hosted=True).hosted is True

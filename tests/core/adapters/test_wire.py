@@ -254,3 +254,30 @@ def test_client_pair_of_closes_an_async_client_with_its_aclose_when_it_has_one()
         asyncio.run(pair.aclose())
 
     assert (with_aclose.closed_by, with_close.closed) == ("aclose", True)
+
+
+class WholeTranslation(Translation):
+    """A translator that reads a whole answer too: the deltas a stream of it would bring."""
+
+    def whole(self, data: Any) -> list[Delta]:
+        return [TextPiece(f"whole: {data['said']}"), *self.end()]
+
+
+class WholeModel(WireModel[PreparedRequest]):
+    """A wire format without a ``parse`` of its own: its translator reads whole answers."""
+
+    def translator(self, prepared: PreparedRequest) -> Translate:
+        return WholeTranslation() if prepared.hosted else Translation()
+
+
+def test_a_whole_answer_is_read_by_a_fresh_translators_whole_by_default() -> None:
+    clients: ClientPair[Any, Any] = ClientPair.of(
+        None, None, provider="echo", sync_type=SyncClient, async_type=AsyncClient
+    )
+    model = WholeModel(RequestSettings("echo-1"), clients, RecordingTransport())
+
+    turn = model.parse({"said": "Hi."}, PreparedRequest({}, hosted=True))
+
+    assert (turn.text, turn.usage, turn.response_id) == ("whole: Hi.", Usage(1, 2), "r1")
+    with pytest.raises(NotImplementedError, match="WholeModel's translator has no whole"):
+        model.parse({"said": "Hi."}, PreparedRequest({}))

@@ -92,3 +92,33 @@ def test_a_model_keeps_its_forms_per_registry_snapshot() -> None:
 
     model.resolve_through(registry=PluginHost(autoload=False).registry())
     assert model.wire_forms().get(message) is None
+
+
+def test_of_builds_a_form_once_with_the_arguments_given_and_then_returns_it() -> None:
+    forms = WireForms()
+    message = ToolResultMessage("c1", "lookup", "found")
+    built: list[tuple[object, ...]] = []
+
+    def build(of: ToolResultMessage, *args: object) -> str:
+        built.append((of, *args))
+        return f"{of.content} as {args}"
+
+    first = forms.of(message, build, "v2", 1)
+    again = forms.of(message, build, "v2", 1)
+
+    assert first == again == "found as ('v2', 1)"
+    assert built == [(message, "v2", 1)]
+    assert forms.get(message) == first  # kept as put() keeps it
+
+
+def test_of_rebuilds_a_form_kept_under_another_context() -> None:
+    forms = WireForms()
+    message = AssistantMessage("hi")
+    names = {"lookup": "lookup_v2"}
+
+    plain = forms.of(message, lambda m: "plain")
+    named = forms.of(message, lambda m: "named", context=names)
+
+    assert (plain, named) == ("plain", "named")
+    assert forms.of(message, lambda m: "rebuilt", context={"lookup": "lookup_v2"}) == "named"
+    assert forms.of(message, lambda m: "plain again") == "plain again"

@@ -10,9 +10,9 @@ from typing import Any
 from loopback import message_text
 
 from affordance import MarkdownSection, PromptTemplate, Tool
+from affordance.adapters import StrictBudget, within_strict_budget
 from affordance.runtime.model.messages import ToolResultMessage
 from affordance_anthropic import AnthropicAdapter
-from affordance_anthropic._request import StrictBudget, within_strict_budget
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
     AnthropicToolResultSerializer,
@@ -138,7 +138,7 @@ def strict_tool(name: str, optional: int = 0, unions: int = 0) -> dict[str, Any]
 
 
 def test_strict_tools_beyond_the_request_budget_are_sent_without_strict_in_order() -> None:
-    budget = StrictBudget(tools=3, optional=5, unions=2)
+    budget = StrictBudget(tools=3, optional=5, unions=2, schema_field="input_schema")
     declared = [
         strict_tool("a", optional=3),
         strict_tool("b", optional=3),  # would make 6 optional: over

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from affordance.adapters import UnusableResponseError
+from affordance.adapters import ProviderTurn, UnusableResponseError, turn_from_deltas
 from affordance.adapters.sse import read_events
 from affordance.runtime.model.deltas import (
     ProviderItem,
@@ -18,7 +18,7 @@ from affordance.runtime.model.deltas import (
     TurnAssembler,
     TurnEnd,
 )
-from affordance_anthropic._reply import MessagesReply, parse_message
+from affordance_anthropic._reply import MessagesReply
 
 
 def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
@@ -28,6 +28,11 @@ def sse(*events: dict[str, Any], named: bool = True) -> list[str]:
             lines.append(f"event: {event['type']}")
         lines.extend([f"data:{json.dumps(event)}", ""])
     return lines
+
+
+def parse_message(data: Any, *, hosted: bool) -> ProviderTurn:
+    """A whole message's turn, as the model reads it: the translator's ``whole``."""
+    return turn_from_deltas(MessagesReply(hosted=hosted).whole(data))
 
 
 def translate(lines: list[str], *, hosted: bool = False) -> tuple[list[Any], MessagesReply]:

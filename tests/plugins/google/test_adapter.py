@@ -267,7 +267,8 @@ def test_a_refused_structured_answer_raises_with_the_refusal(
 def test_hosted_tools_see_the_whole_candidate_as_one_plain_item(
     make_adapter: Callable[..., GoogleAdapter],
 ) -> None:
-    from affordance_google._reply import parse_body
+    from affordance.adapters import turn_from_deltas
+    from affordance_google._reply import Reading
     from affordance_google._request import PreparedRequest
 
     text = "Paris is sunny. 6*7 is 42."
@@ -288,8 +289,8 @@ def test_hosted_tools_see_the_whole_candidate_as_one_plain_item(
             )
         ]
     )
-    turn = parse_body(body, PreparedRequest({}, {}, 1, hosted=True))
-    plain = parse_body(body, PreparedRequest({}, {}, 1))
+    turn = turn_from_deltas(Reading(PreparedRequest({}, {}, 1, hosted=True)).whole(body))
+    plain = turn_from_deltas(Reading(PreparedRequest({}, {}, 1)).whole(body))
 
     parts = body["candidates"][0]["content"]["parts"]
     expected = {"content": {"role": "model", "parts": parts}, "groundingMetadata": grounding}

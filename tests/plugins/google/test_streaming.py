@@ -177,8 +177,9 @@ def chunk_events(body: dict[str, Any], **options: Any) -> list[SseEvent]:
 def test_hosted_tools_read_the_same_candidate_from_a_stream_as_from_a_plain_answer(
     text_chunk: int,
 ) -> None:
+    from affordance.adapters import turn_from_deltas
     from affordance.adapters.sse import SseEvent as WireEvent
-    from affordance_google._reply import Reading, parse_body
+    from affordance_google._reply import Reading
     from affordance_google._request import PreparedRequest
 
     body = BODIES["hosted code and grounding"]
@@ -193,7 +194,7 @@ def test_hosted_tools_read_the_same_candidate_from_a_stream_as_from_a_plain_answ
 
     streamed = assembler.turn()
 
-    assert streamed.hosted_items == parse_body(body, prepared).hosted_items
+    assert streamed.hosted_items == turn_from_deltas(Reading(prepared).whole(body)).hosted_items
     grounding = body["candidates"][0]["groundingMetadata"]
     assert streamed.hosted_items[0]["groundingMetadata"] == grounding
 

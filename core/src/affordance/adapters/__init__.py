@@ -3,7 +3,8 @@
 the model (``ProviderAdapter``, the runner users call), the normalized model a provider
 reads and writes (messages, requests, turns, stream deltas), the transports (``StainlessTransport``,
 ``RetryingTransport``), the shared wire toolkit (clients, SSE, raw HTTP responses, decoding,
-encoding, errors, retries, redaction) and the serializer roles.
+encoding, attachments as content parts, runs of messages sharing an entry, strict budgets,
+errors, retries, redaction) and the serializer roles.
 
 A provider plugin imports core only through the facades — this one, ``affordance``,
 ``affordance.plugins``, ``affordance.tools``, ``affordance.prompt``, ``affordance.runtime``,
@@ -13,6 +14,7 @@ them (an import-linter contract holds the shipped plugins to it): the modules ma
 names stay.
 """
 
+from affordance.adapters.attachment_parts import content_parts, url_media_type
 from affordance.adapters.base import ProviderAdapter
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.decoding import (
@@ -40,6 +42,7 @@ from affordance.adapters.errors import (
     transport_error,
     transport_errors,
 )
+from affordance.adapters.form_runs import RunForm, joined_transcript, run_entry
 from affordance.adapters.hosted_request import HostedRequest
 from affordance.adapters.model import ProviderModel
 from affordance.adapters.raw_http import (
@@ -98,6 +101,7 @@ from affordance.adapters.sse import SseEvent, aread_events, read_events
 from affordance.adapters.stainless import JsonPost
 from affordance.adapters.stainless_sdk import StainlessSdk
 from affordance.adapters.stream_translation import EventHandler, StreamTranslator, event_field
+from affordance.adapters.strict_budget import StrictBudget, within_strict_budget
 from affordance.adapters.tool_choice import wire_tool_choice
 from affordance.adapters.transport import ProviderErrorMapper, StainlessTransport
 from affordance.adapters.wire import (
@@ -191,6 +195,7 @@ __all__ = [
     "RequestRetryPolicy",
     "RequestSettings",
     "RetryingTransport",
+    "RunForm",
     "SchemaCost",
     "SchemaDialect",
     "SchemaPath",
@@ -205,6 +210,7 @@ __all__ = [
     "StainlessTransport",
     "StreamFailedError",
     "StreamTranslator",
+    "StrictBudget",
     "TextPiece",
     "ToolCall",
     "ToolCallArguments",
@@ -235,6 +241,7 @@ __all__ = [
     "bodies_withheld",
     "check_model",
     "chunks",
+    "content_parts",
     "convert_schema",
     "copy_json",
     "cut",
@@ -252,6 +259,7 @@ __all__ = [
     "is_string_or_number",
     "is_transient_transport_error",
     "is_transport_error",
+    "joined_transcript",
     "local_refs",
     "malformed_response",
     "merge_extra_body",
@@ -264,6 +272,7 @@ __all__ = [
     "require_api_key",
     "response_transport_errors",
     "retry_after_seconds",
+    "run_entry",
     "schema_cost",
     "schema_pointer",
     "schema_prompt",
@@ -276,7 +285,9 @@ __all__ = [
     "transport_error",
     "transport_errors",
     "turn_from_deltas",
+    "url_media_type",
     "wire_tool_choice",
     "with_retries",
     "withhold_bodies",
+    "within_strict_budget",
 ]

@@ -13,6 +13,8 @@ builds. All of it happens while the request is built, so a conflict sends nothin
 HTTP headers the codecs ask for (``request_headers``) are lists by rule (RFC 9110, section
 5.3: ``anthropic-beta: a, b``): a header several codecs ask for gets every entry they give,
 each once, in tool order (:func:`join_header_values`); the adapter sends them with the request.
+What one codec asks for is read by :func:`codec_extras` and :func:`codec_headers`, which check
+its answer (it is plugin code).
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affordance.errors import RequestExtrasConflictError
 
-__all__ = ["HostedRequest", "join_header_values"]
+if TYPE_CHECKING:
+    from affordance.tools.hosted import HostedTool, HostedToolCodec
+
+__all__ = ["HostedRequest", "codec_extras", "codec_headers", "join_header_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +125,39 @@ class HostedRequest:
                     prompt_name=self.prompt_name,
                 )
             body[key] = copy.deepcopy(value)
+
+
+def codec_extras(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, Any]:
+    """The request fields ``codec`` asks for on behalf of ``tool`` — a copy, so the body never
+    shares the codec's objects — or none when it does not define ``request_extras``."""
+    declare = getattr(codec, "request_extras", None)
+    if declare is None:
+        return {}
+    extras = declare(tool)
+    if not isinstance(extras, Mapping) or not all(isinstance(key, str) for key in extras):
+        raise TypeError(
+            f"request_extras returned {type(extras).__qualname__}, not a mapping of request "
+            "field names to values"
+        )
+    return copy.deepcopy(dict(extras))
+
+
+def codec_headers(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, str]:
+    """The HTTP headers ``codec`` asks for on behalf of ``tool`` (none when it does not define
+    ``request_headers``), checked: header names and one-line values, all strings."""
+    declare = getattr(codec, "request_headers", None)
+    if declare is None:
+        return {}
+    headers = declare(tool)
+    if not isinstance(headers, Mapping) or not all(
+        isinstance(name, str)
+        and name.strip()
+        and isinstance(value, str)
+        and not any(c in name + value for c in "\r\n")
+        for name, value in headers.items()
+    ):
+        raise TypeError("request_headers must return a mapping of header names to one-line values")
+    return dict(headers)
 
 
 def join_header_values(*values: str) -> str:

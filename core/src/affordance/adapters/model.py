@@ -18,14 +18,13 @@ models.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from affordance.adapters.hosted_request import HostedRequest
+from affordance.adapters.hosted_request import HostedRequest, codec_extras, codec_headers
 from affordance.adapters.resolution import Resolution, SerializerFactories, WireForms
 from affordance.errors import AffordanceError, PromptEvaluationError
 from affordance.runtime.model import (
@@ -234,7 +233,7 @@ class ProviderModel:
                 tool,
                 request,
                 "give the request extras of",
-                functools.partial(_request_extras, codec),
+                functools.partial(codec_extras, codec),
             )
             declared.append((tool.name, declaration, extras))
             headers.append(
@@ -242,7 +241,7 @@ class ProviderModel:
                     tool,
                     request,
                     "give the request headers of",
-                    functools.partial(_request_headers, codec),
+                    functools.partial(codec_headers, codec),
                 )
             )
         return HostedRequest.combine(
@@ -364,39 +363,6 @@ class ProviderModel:
 
     async def aclose(self) -> None:
         """Release what the model owns on the async side."""
-
-
-def _request_extras(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, Any]:
-    """The request fields ``codec`` asks for on behalf of ``tool`` — a copy, so the body never
-    shares the codec's objects — or none when it does not define ``request_extras``."""
-    declare = getattr(codec, "request_extras", None)
-    if declare is None:
-        return {}
-    extras = declare(tool)
-    if not isinstance(extras, Mapping) or not all(isinstance(key, str) for key in extras):
-        raise TypeError(
-            f"request_extras returned {type(extras).__qualname__}, not a mapping of request "
-            "field names to values"
-        )
-    return copy.deepcopy(dict(extras))
-
-
-def _request_headers(codec: HostedToolCodec[Any, Any], tool: HostedTool[Any]) -> Mapping[str, str]:
-    """The HTTP headers ``codec`` asks for on behalf of ``tool`` (none when it does not define
-    ``request_headers``), checked: header names and one-line values, all strings."""
-    declare = getattr(codec, "request_headers", None)
-    if declare is None:
-        return {}
-    headers = declare(tool)
-    if not isinstance(headers, Mapping) or not all(
-        isinstance(name, str)
-        and name.strip()
-        and isinstance(value, str)
-        and not any(c in name + value for c in "\r\n")
-        for name, value in headers.items()
-    ):
-        raise TypeError("request_headers must return a mapping of header names to one-line values")
-    return dict(headers)
 
 
 @functools.cache

@@ -114,19 +114,21 @@ class WireForms:
     """Each message's wire form on one model, kept for as long as the message lives, so a
     request resending a long history encodes only the messages it has not sent before.
 
-    A provider's request builder asks :meth:`get` before encoding a message and hands the form
-    it built to :meth:`put`. ``context`` is whatever else the form depends on (the request's
-    declared tool names, the turn a result answers): a form kept under another context (compared
-    by identity, then ``==``) is not returned. A form is shared by every request that resends the
-    message, so it is read-only: a request body puts it in a new list, never changes it.
+    A provider's request builder asks :meth:`of` for each message's form, which builds it only
+    the first time (or :meth:`get` before encoding it, and :meth:`put` with the form it built).
+    ``context`` is whatever else the form depends on (the request's declared tool names, the
+    turn a result answers): a form kept under another context (compared by identity, then
+    ``==``) is not returned. A form is shared by every request that resends the message, so it
+    is read-only: a request body puts it in a new list, never changes it.
     ``ProviderModel.wire_forms()`` gives the model's (a new registry snapshot starts afresh, as
     its serializers may differ).
     """
 
-    __slots__ = ("_forms",)
+    __slots__ = ("_entries", "_forms")
 
     def __init__(self) -> None:
         self._forms: WeakIdentityCache[Any, tuple[object, Any]] = WeakIdentityCache()
+        self._entries = self._forms._entries  # read by of() directly: one call per kept form
 
     def __len__(self) -> int:
         return len(self._forms)
@@ -143,6 +145,22 @@ class WireForms:
         """Keep ``form`` for ``message`` under ``context`` (replacing any other); return it."""
         self._forms.put(message, (context, form))
         return form
+
+    def of(
+        self,
+        message: Any,
+        build: Callable[..., ValueT],
+        *args: Any,
+        context: object = None,
+    ) -> ValueT:
+        """The form kept for ``message`` under ``context``; else ``build(message, *args)``, kept
+        under ``context`` and returned. A kept form costs this one call."""
+        entry = self._entries.get(id(message))
+        if entry is not None and entry() is message:
+            kept: tuple[object, ValueT] = entry.value
+            if kept[0] is context or kept[0] == context:
+                return kept[1]
+        return self.put(message, build(message, *args), context)
 
 
 class Resolution:

@@ -11,7 +11,9 @@ so :class:`StreamTranslator` holds them once:
   call without a string id and name is refused, and so is a second call begun at an index
   already used — it cannot be placed, and is never folded into the first;
 - whether a refusal came, and the finish (stop) reason and response id as the provider last
-  reported them, for the :class:`~affordance.runtime.model.deltas.TurnEnd`.
+  reported them, for the :class:`~affordance.runtime.model.deltas.TurnEnd`;
+- whether the request declared hosted tools (``hosted``): the answer's items then go to their
+  codecs too (``ProviderItem.hosted``).
 
 A stream of typed events (a JSON object per event, named by its ``type``, else by the SSE
 ``event:`` line) is read declaratively: a subclass maps each type it reads to a handler in
@@ -45,12 +47,14 @@ while it reads the event is reported as the event's."""
 class StreamTranslator:
     """One streamed answer, event by event: call it with each SSE event."""
 
-    __slots__ = ("calls", "reason", "refused", "response_id", "response_model")
+    __slots__ = ("calls", "hosted", "reason", "refused", "response_id", "response_model")
 
     handlers: ClassVar[Mapping[str, EventHandler]] = {}
     """Each event type this translator reads, and its handler."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hosted: bool = False) -> None:
+        self.hosted = hosted
+        """Whether the request declared hosted tools (their codecs read the answer's items)."""
         self.calls: dict[int, tuple[str, str]] = {}
         """The calls begun so far: ``(call id, name)`` by stream index."""
         self.refused = False

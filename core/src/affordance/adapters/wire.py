@@ -1,8 +1,9 @@
 """``WireModel``: a provider's model as a wire format and a transport.
 
 Every shipped provider plugin works the same way: build the JSON body of a request
-(:meth:`WireModel.prepare`), read a whole answer's JSON into a turn (:meth:`~WireModel.parse`)
-and a stream's events into deltas (:meth:`~WireModel.translator`). Sending the body through
+(:meth:`WireModel.prepare`), read a stream's events into deltas (:meth:`~WireModel.translator`)
+and a whole answer's JSON into a turn (:meth:`~WireModel.parse`: by default, with the same
+translator, as the stream of that answer would bring it). Sending the body through
 the SDK — retries, decoding, closing the response, mapping errors — is a
 :class:`WireTransport`'s (:class:`~affordance.adapters.transport.StainlessTransport` for the
 ``openai`` and ``anthropic`` SDKs, :class:`~affordance.adapters.retrying.RetryingTransport` for
@@ -12,10 +13,12 @@ an SDK that does not retry). This class writes the rest once: the four sends, th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from affordance.adapters.delta_turn import turn_from_deltas
 from affordance.adapters.model import ProviderModel
 
 if TYPE_CHECKING:
@@ -33,7 +36,9 @@ __all__ = [
 
 Translate: TypeAlias = "Callable[[SseEvent], Iterable[Delta]]"
 """A stream's translator: the deltas of each event. One with an ``end()`` method gets it called
-once the events run out (a format that closes the turn only then)."""
+once the events run out (a format that closes the turn only then); one with a ``whole(data)``
+method reads a whole answer too, into the deltas a stream of it would bring
+(:meth:`WireModel.parse`)."""
 
 
 class Prepared(Protocol):
@@ -160,8 +165,13 @@ class WireModel(ProviderModel, Generic[PreparedT]):
         raise NotImplementedError
 
     def parse(self, data: Any, prepared: PreparedT) -> ProviderTurn:
-        """The turn a whole answer's JSON holds."""
-        raise NotImplementedError
+        """The turn a whole answer's JSON holds: by default, the turn of the deltas a fresh
+        translator's ``whole(data)`` reads from it, so a plain and a streamed turn are built by
+        the same code. A format read otherwise overrides it."""
+        whole = getattr(self.translator(prepared), "whole", None)
+        if whole is None:
+            raise NotImplementedError(f"{type(self).__qualname__}'s translator has no whole()")
+        return turn_from_deltas(whole(data))
 
     def translator(self, prepared: PreparedT) -> Translate:
         """A fresh translator for one streamed answer."""
@@ -171,12 +181,12 @@ class WireModel(ProviderModel, Generic[PreparedT]):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        parse = self._parser(prepared)
+        parse = functools.partial(self.parse, prepared=prepared)
         return self.transport.send(prepared.body, request, parse, **_headers_of(prepared))
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        parse = self._parser(prepared)
+        parse = functools.partial(self.parse, prepared=prepared)
         return await self.transport.asend(prepared.body, request, parse, **_headers_of(prepared))
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
@@ -195,9 +205,6 @@ class WireModel(ProviderModel, Generic[PreparedT]):
 
     def wire_request(self, request: ModelRequest) -> Mapping[str, Any]:
         return self.prepare(request).body
-
-    def _parser(self, prepared: PreparedT) -> Callable[[Any], ProviderTurn]:
-        return lambda data: self.parse(data, prepared)
 
     def endpoint(self, *, asynchronous: bool) -> str | None:
         """The ``base_url`` of the client a request would use (a Stainless SDK's client has

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from affordance.adapters import AttachmentSupport
+from affordance.adapters import AttachmentSupport, content_parts
 from affordance.attachments import DOCUMENT_MEDIA_TYPES, IMAGE_MEDIA_TYPES, Attachment, Image
 
 __all__ = [
@@ -54,29 +54,17 @@ def attachment_block(attachment: Attachment) -> dict[str, Any]:
     return block
 
 
-def user_blocks(text: str, attachments: Sequence[Attachment]) -> list[dict[str, Any]]:
+def user_blocks(text: str, attachments: Sequence[Attachment]) -> list[Any]:
     """A user message's blocks: the attachments', then its text (left out when empty)."""
-    blocks = [attachment_block(attachment) for attachment in attachments]
-    if text:
-        blocks.append({"type": "text", "text": text})
-    return blocks
+    return content_parts(text, attachments, attachment_block, text_last=True)
 
 
 def with_attachments(
     block: Mapping[str, Any], attachments: Sequence[Attachment]
 ) -> Mapping[str, Any]:
     """The ``tool_result`` block the serializer made, its ``content`` now a list: its text as
-    a ``text`` block (a list of blocks kept as it is, no content or an empty text as none),
-    then the attachments' blocks. The serializer's block is copied, never changed."""
-    content = block.get("content")
-    blocks: list[Any]
-    if content is None or content == "":
-        blocks = []
-    elif isinstance(content, str):
-        blocks = [{"type": "text", "text": content}]
-    elif isinstance(content, (list, tuple)):
-        blocks = list(content)
-    else:  # one block of a third party's serializer
-        blocks = [content]
-    blocks.extend(attachment_block(attachment) for attachment in attachments)
-    return {**block, "content": blocks}
+    a ``text`` block (a list of blocks kept as it is, no content or an empty text as none; one
+    block of a third party's serializer as that block), then the attachments' blocks. The
+    serializer's block is copied, never changed."""
+    content = content_parts(block.get("content"), attachments, attachment_block)
+    return {**block, "content": content}

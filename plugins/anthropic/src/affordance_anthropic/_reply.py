@@ -35,7 +35,6 @@ from affordance.adapters import (
     EventHandler,
     HostedActivity,
     ProviderItem,
-    ProviderTurn,
     StreamFailedError,
     StreamTranslator,
     TextPiece,
@@ -49,10 +48,9 @@ from affordance.adapters import (
     expect,
     finish_reason,
     string_or_none,
-    turn_from_deltas,
 )
 
-__all__ = ["FINISH_REASONS", "MessagesReply", "parse_message"]
+__all__ = ["FINISH_REASONS", "MessagesReply"]
 
 _index = event_field("index", int)  # the content block an event is about
 
@@ -76,26 +74,6 @@ usage_of = UsageFields(
 from it."""
 
 
-def parse_message(
-    data: Any, hosted: bool, continued: tuple[Mapping[str, Any], ...] = ()
-) -> ProviderTurn:
-    """A whole answer: the turn its content blocks make, each read as its start and stop."""
-    data = expect(data, dict, "expected a JSON object, got {type}")
-    if data.get("type") == "error":
-        detail = describe_error_body(data, "no message", ("type",))
-        raise UnusableResponseError(f"the body is an error: {detail}")
-    content = expect(data.get("content"), list, "the message has no content list")
-    reply = MessagesReply(hosted=hosted, continued=continued)
-    deltas = reply.start(data)
-    for index, entry in enumerate(content):
-        block = expect(entry, dict, "a content block is not an object")
-        deltas.extend(reply.block_start(index, block))
-        deltas.extend(reply.block_stop(index, "content_block_stop"))
-    reply.stop_with(data, None)
-    deltas.extend(reply.finish())
-    return turn_from_deltas(deltas)
-
-
 @dataclass(slots=True)
 class _Block:
     block: dict[str, Any]
@@ -105,19 +83,35 @@ class _Block:
 
 
 class MessagesReply(StreamTranslator):
-    """One Messages answer, event by event; call it with each SSE event."""
+    """One Messages answer, event by event; call it with each SSE event (or read a whole
+    ``message`` with :meth:`whole`)."""
 
-    __slots__ = ("_blocks", "_continued", "_hosted", "_stop_details", "_usage")
+    __slots__ = ("_blocks", "_continued", "_stop_details", "_usage")
 
     def __init__(self, *, hosted: bool, continued: tuple[Mapping[str, Any], ...] = ()) -> None:
-        super().__init__()
-        self._hosted = hosted
+        super().__init__(hosted=hosted)
         self._continued = continued
         self._blocks: dict[int, _Block] = {}
         self._usage: dict[str, Any] = {}
         self._stop_details: Any = None
 
     # -- message -----------------------------------------------------------------------------
+
+    def whole(self, data: Any) -> list[Delta]:
+        """A whole answer: the deltas its content blocks make, each read as its start and stop."""
+        data = expect(data, dict, "expected a JSON object, got {type}")
+        if data.get("type") == "error":
+            detail = describe_error_body(data, "no message", ("type",))
+            raise UnusableResponseError(f"the body is an error: {detail}")
+        content = expect(data.get("content"), list, "the message has no content list")
+        deltas = self.start(data)
+        for index, entry in enumerate(content):
+            block = expect(entry, dict, "a content block is not an object")
+            deltas.extend(self.block_start(index, block))
+            deltas.extend(self.block_stop(index, "content_block_stop"))
+        self.stop_with(data, None)
+        deltas.extend(self.finish())
+        return deltas
 
     def start(self, message: Mapping[str, Any]) -> list[Delta]:
         """The message begins: its id, model and input usage kept, and the paused turn this
@@ -241,7 +235,7 @@ class MessagesReply(StreamTranslator):
                 out.append(ToolCallReady(index, arguments))
         elif state.rebuilt is not None:
             block[state.rebuilt] = "".join(state.parts)
-        out.append(ProviderItem(block, echo=True, hosted=self._hosted))
+        out.append(ProviderItem(block, echo=True, hosted=self.hosted))
         return out
 
     handlers: ClassVar[Mapping[str, EventHandler]] = {

@@ -14,22 +14,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
     AssistantMessage,
-    IdentityCache,
     Message,
     ModelRequest,
     RequestSettings,
-    SchemaCost,
+    RunForm,
+    StrictBudget,
     ToolChoice,
     ToolResultMessage,
     UserMessage,
     arguments_json,
+    joined_transcript,
     merge_extra_body,
-    schema_cost,
     wire_tool_choice,
+    within_strict_budget,
 )
 from affordance.adapters import PreparedRequest as WirePreparedRequest
 from affordance_anthropic._attachments import user_blocks, with_attachments
@@ -37,13 +39,7 @@ from affordance_anthropic._attachments import user_blocks, with_attachments
 if TYPE_CHECKING:
     from affordance.adapters import ProviderModel
 
-__all__ = [
-    "STRICT_BUDGET",
-    "PreparedRequest",
-    "StrictBudget",
-    "build_body",
-    "is_content_block",
-]
+__all__ = ["STRICT_BUDGET", "PreparedRequest", "build_body", "is_content_block"]
 
 _BUILT_FIELDS = frozenset(
     {"model", "max_tokens", "messages", "system", "tools", "tool_choice", "temperature", "stream"}
@@ -69,16 +65,9 @@ _BLOCK_TYPES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class StrictBudget:
-    """What one request may spend on strict tools (*docs*: more is refused with a 400)."""
-
-    tools: int = 20
-    optional: int = 24
-    unions: int = 16
-
-
-STRICT_BUDGET = StrictBudget()
+STRICT_BUDGET = StrictBudget(tools=20, optional=24, unions=16, schema_field="input_schema")
+"""What one request may spend on strict tools (*docs*: more is refused with a 400); a strict
+declaration that would overspend it is sent without ``strict`` rather than refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +98,13 @@ def build_body(
     body: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": settings.max_tokens,
-        "messages": messages(model, request),
+        # each message's blocks, and its entry alone, built once; a run of one role joined
+        "messages": joined_transcript(
+            request.messages, model.wire_forms(), partial(_form, model=model), _entry
+        ),
     }
     system = request.instructions
-    tools: list[Mapping[str, Any]] = within_strict_budget(
-        [model.declaration(tool).wire for tool in request.tools]
-    )
+    tools = within_strict_budget([model.declaration(t).wire for t in request.tools], STRICT_BUDGET)
     tools.extend(hosted.declarations)
     if tools:
         body["tools"] = tools
@@ -161,78 +151,11 @@ def tool_choice(choice: ToolChoice | None, parallel: bool | None) -> Mapping[str
     return wire
 
 
-def within_strict_budget(
-    declarations: Sequence[Mapping[str, Any]], budget: StrictBudget = STRICT_BUDGET
-) -> list[Mapping[str, Any]]:
-    """The declarations, each strict one kept strict while the request's budget lasts (in
-    order); one that would overspend it is sent without ``strict`` rather than refused."""
-    count = optional = unions = 0
-    kept: list[Mapping[str, Any]] = []
-    for declaration in declarations:
-        if declaration.get("strict") is not True:
-            kept.append(declaration)
-            continue
-        schema = declaration.get("input_schema")
-        cost = _cost_of(schema) if isinstance(schema, Mapping) else _NO_COST
-        if (
-            count + 1 <= budget.tools
-            and optional + cost.optional <= budget.optional
-            and unions + cost.unions <= budget.unions
-        ):
-            count, optional, unions = count + 1, optional + cost.optional, unions + cost.unions
-            kept.append(declaration)
-        else:
-            kept.append({k: v for k, v in declaration.items() if k != "strict"})
-    return kept
-
-
-_COSTS: IdentityCache[Mapping[str, Any], SchemaCost] = IdentityCache()
-_NO_COST = SchemaCost(0, 0)
-
-
-def _cost_of(schema: Mapping[str, Any]) -> SchemaCost:
-    """A declaration's strict cost, counted once per schema: declarations are built once per
-    tool and reused by every request."""
-    cost = _COSTS.get(schema)
-    return cost if cost is not None else _COSTS.put(schema, schema_cost(schema))
-
-
 # -- the transcript ----------------------------------------------------------------------------
 
 
-def messages(model: ProviderModel, request: ModelRequest) -> list[dict[str, Any]]:
-    """The transcript as Messages entries. Each message's blocks, and its entry when it stands
-    alone, are built once for the message's lifetime (the model's wire forms); only a run of
-    messages of one role (tool results, a paused turn continued) gets an entry built here."""
-    forms = model.wire_forms()
-    out: list[dict[str, Any]] = []
-    run: list[_Form] = []  # consecutive forms of one role, until a form of the other
-    for message in request.messages:
-        form = forms.get(message)
-        if form is None:
-            form = forms.put(message, _form(model, message))
-        if not form.blocks:
-            continue  # nothing to send; it does not part the messages around it
-        if run and run[0].role != form.role:
-            out.append(_run_entry(run))
-            run.clear()
-        run.append(form)
-    if run:
-        out.append(_run_entry(run))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Form:
-    """A message's blocks, and its entry when no message of its role is beside it (shared by
-    every request that resends it: read-only)."""
-
-    role: str
-    blocks: tuple[Mapping[str, Any], ...]
-    entry: dict[str, Any]
-
-
-def _form(model: ProviderModel, message: Message) -> _Form:
+def _form(message: Message, model: ProviderModel) -> RunForm[Mapping[str, Any], dict[str, Any]]:
+    """A message's blocks, and its entry when no message of its role is beside it."""
     if isinstance(message, UserMessage):
         role = "user"
         if message.attachments:
@@ -247,13 +170,7 @@ def _form(model: ProviderModel, message: Message) -> _Form:
         blocks = [block]
     else:
         role, blocks = "assistant", assistant_blocks(message)
-    return _Form(role, tuple(blocks), _entry(role, list(blocks)))
-
-
-def _run_entry(run: Sequence[_Form]) -> dict[str, Any]:
-    if len(run) == 1:
-        return run[0].entry
-    return _entry(run[0].role, [block for form in run for block in form.blocks])
+    return RunForm(role, tuple(blocks), _entry(role, list(blocks)))
 
 
 def _entry(role: str, content: list[Any]) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from affordance.adapters import (
     AttachmentSupport,
     ModelRequest,
     ProviderAdapter,
-    ProviderTurn,
     RequestSettings,
     SerializerFactories,
     StainlessSdk,
@@ -32,7 +31,7 @@ from affordance.adapters import (
 )
 from affordance_anthropic import DEFAULT_MAX_TOKENS
 from affordance_anthropic._attachments import MESSAGES_SUPPORT
-from affordance_anthropic._reply import MessagesReply, parse_message
+from affordance_anthropic._reply import MessagesReply
 from affordance_anthropic._request import PreparedRequest, build_body
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
@@ -74,9 +73,6 @@ class AnthropicModel(WireModel[PreparedRequest]):
         if stream:
             prepared.body["stream"] = True
         return prepared
-
-    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        return parse_message(data, prepared.hosted, prepared.continued)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return MessagesReply(hosted=prepared.hosted, continued=prepared.continued)

@@ -9,15 +9,12 @@ Developer API reads one only beside server-side tools (google-genai 1.39 refuses
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import urlsplit
 
-from affordance import Image
-from affordance.adapters import AttachmentSupport
+from affordance.adapters import AttachmentSupport, url_media_type
 from affordance.attachments import Attachment
 
-__all__ = ["GEMINI_ATTACHMENTS", "attachment_part", "url_media_type"]
+__all__ = ["GEMINI_ATTACHMENTS", "attachment_part"]
 
 _CARRIED = frozenset({"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"})
 """What Gemini reads, in a prompt and (Gemini 3) in a function response: PNG, JPEG and WebP
@@ -28,33 +25,14 @@ GEMINI_ATTACHMENTS = AttachmentSupport(
 )
 """The ``attachment_support`` of ``GoogleModel``."""
 
-_SUFFIXES = {
-    "image": {
-        ".png": "image/png",
-        ".jpg": "image/jpeg",
-        ".jpeg": "image/jpeg",
-        ".webp": "image/webp",
-    },
-    "document": {".pdf": "application/pdf", ".txt": "text/plain"},
-}
-
-
-def url_media_type(attachment: Attachment) -> str | None:
-    """The media type of an attachment given by URL: its own, else the one its path's suffix
-    names among its kind's (``.png``, ``.jpg``, ``.webp``; ``.pdf``, ``.txt``), else ``None``."""
-    if attachment.media_type is not None or attachment.url is None:
-        return attachment.media_type
-    kind = "image" if isinstance(attachment, Image) else "document"
-    suffix = PurePosixPath(urlsplit(attachment.url).path).suffix.lower()
-    return _SUFFIXES[kind].get(suffix)
-
 
 def attachment_part(attachment: Attachment) -> dict[str, Any]:
-    """The part ``attachment`` goes out as. A URL whose type is neither given nor told by its
-    suffix goes without ``mimeType``: the API reads it from the file (a Files API URI has no
-    suffix and needs none; Vertex AI wants one, so pass ``media_type=`` there)."""
+    """The part ``attachment`` goes out as. A URL's ``mimeType`` is its given type, else the one
+    its path's suffix names among Gemini's (``.png``, ``.jpg``, ``.webp``; ``.pdf``, ``.txt``);
+    told by neither, it goes without one: the API reads it from the file (a Files API URI has
+    no suffix and needs none; Vertex AI wants one, so pass ``media_type=`` there)."""
     if attachment.url is None:
         return {"inlineData": {"mimeType": attachment.media_type, "data": attachment.base64()}}
-    media_type = url_media_type(attachment)
+    media_type = url_media_type(attachment, _CARRIED)
     typed = {} if media_type is None else {"mimeType": media_type}
     return {"fileData": {**typed, "fileUri": attachment.url}}

@@ -2,7 +2,7 @@
 
 A stream's chunks are whole ``GenerateContentResponse`` objects, each with the next parts, so
 one reader (:class:`Reading`) serves both: a plain response is read as a stream of one chunk
-(:func:`parse_body`, its deltas joined by the core's assembler), a stream chunk by chunk. A
+(:meth:`Reading.whole`, its deltas joined by the core's assembler), a stream chunk by chunk. A
 call without an ``id`` gets a synthetic one (:meth:`Reading._call`); hosted tools' codecs read
 one item, the candidate's parts and ``groundingMetadata`` (:meth:`Reading.end`). The model the
 answer names is its ``modelVersion`` (every stream chunk carries it; the first is kept).
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from affordance.adapters import (
     Delta,
     ProviderItem,
-    ProviderTurn,
     RefusalPiece,
     SseEvent,
     StreamFailedError,
@@ -32,13 +31,12 @@ from affordance.adapters import (
     expect,
     parse_json,
     string_or_none,
-    turn_from_deltas,
 )
 
 if TYPE_CHECKING:
     from affordance_google._request import PreparedRequest
 
-__all__ = ["FILTER_REASONS", "Reading", "parse_body"]
+__all__ = ["FILTER_REASONS", "Reading"]
 
 FILTER_REASONS = {
     "SAFETY": "it was flagged for safety",
@@ -96,28 +94,22 @@ def _arguments(args: Any) -> str | Mapping[str, Any]:
     return args if isinstance(args, str) else repr(args)
 
 
-def parse_body(data: Any, prepared: PreparedRequest) -> ProviderTurn:
-    """The turn of a whole ``generateContent`` response."""
-    reading = Reading(prepared, whole=True)
-    return turn_from_deltas((*reading.chunk(data), *reading.end()))
-
-
 @dataclass(slots=True)
 class Reading:
     """The reading of one answer: :meth:`chunk` with each response (or, as a stream's
-    translator, called with each event), then :meth:`end`.
+    translator, called with each event), then :meth:`end`; a whole answer is :meth:`whole`.
 
     Text arrives in slices in a stream; consecutive slices of one part (same ``thought`` flag,
     the previous one without a ``thoughtSignature``, which rides on a part's last slice) are
     joined again before they become a provider item, so the turn's parts equal the plain
-    response's (``whole``: one response, whose parts are kept as they are). Function calls
+    response's (a whole answer: one response, whose parts are kept as they are). Function calls
     arrive whole. ``finishReason``, grounding and usage come with the last chunk: a chunk after
     it cannot be placed in the turn and is an error, and so is a stream that ends without a
     finish reason (or a block reason), never a short answer.
     """
 
     prepared: PreparedRequest
-    whole: bool = False
+    _whole: bool = field(default=False, init=False)  # one response: parts kept as they are
     _pending: dict[str, Any] | None = field(default=None, init=False)
     _parts: list[dict[str, Any]] = field(default_factory=list, init=False)
     _prefix: str | None = field(default=None, init=False)
@@ -130,6 +122,11 @@ class Reading:
     _usage: Usage = field(default_factory=Usage, init=False)
     _response_id: str | None = field(default=None, init=False)
     _response_model: str | None = field(default=None, init=False)
+
+    def whole(self, data: Any) -> tuple[Delta, ...]:
+        """The deltas of a whole ``generateContent`` response: a stream of that one chunk."""
+        self._whole = True
+        return (*self.chunk(data), *self.end())
 
     def __call__(self, event: SseEvent) -> Iterator[Delta]:
         """The deltas of a stream's event (the stream's translator)."""
@@ -173,7 +170,7 @@ class Reading:
             pending = self._pending
             if (
                 pending is not None
-                and not self.whole
+                and not self._whole
                 and bool(pending.get("thought")) == bool(part.get("thought"))
                 and "thoughtSignature" not in pending
                 and set(part) <= {"text", "thought", "thoughtSignature"}
@@ -215,36 +212,31 @@ class Reading:
         """The deltas that close the turn, once the answer has no more chunks."""
         yield from self._flush()
         final = self._final
-        if final is None:
+        if final is not None:
+            if self.prepared.hosted:  # the codecs' item: the candidate's parts and grounding
+                parts = [dict(part) for part in self._parts]
+                candidate = {"content": {"role": "model", "parts": parts}}
+                if self._grounding is not None:
+                    candidate["groundingMetadata"] = self._grounding
+                yield ProviderItem(candidate, echo=False, hosted=True)
+            reason, message = final["finishReason"], final.get("finishMessage")
+            finish, refusal = finish_of(reason, self._count > 0, message)
+        else:  # a blocked prompt, or an answer cut short
             problem = self._unfinished()
             if problem is not None:
                 raise UnusableResponseError(problem)
-            yield RefusalPiece(str(self._blocked))
-            yield TurnEnd(
-                self._usage,
-                "content_filter",
-                self._response_id,
-                response_model=self._response_model,
-            )
-            return
-        if self.prepared.hosted:  # the codecs' item: the candidate's parts and grounding
-            candidate = {"content": {"role": "model", "parts": [dict(p) for p in self._parts]}}
-            if self._grounding is not None:
-                candidate["groundingMetadata"] = self._grounding
-            yield ProviderItem(candidate, echo=False, hosted=True)
-        reason, message = final["finishReason"], final.get("finishMessage")
-        finish, refusal = finish_of(reason, self._count > 0, message)
+            finish, refusal = "content_filter", str(self._blocked)
         if refusal is not None:
             yield RefusalPiece(refusal)
         yield TurnEnd(self._usage, finish, self._response_id, response_model=self._response_model)
 
     def _unfinished(self) -> str | None:
         """What is wrong with an answer without a finish reason; None for a blocked prompt."""
-        if self.whole and self._candidate:
+        if self._whole and self._candidate:
             return "the candidate has no finishReason"
-        if self.whole and self._blocked is None:
+        if self._whole and self._blocked is None:
             return "the response has no candidate and no block reason"
-        if not self.whole and (self._blocked is None or self._count):
+        if not self._whole and (self._blocked is None or self._count):
             return "the stream ended without a finish reason; the answer is incomplete"
         return None
 

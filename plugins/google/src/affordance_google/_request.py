@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
     RequestSettings,
+    RunForm,
     ToolResultMessage,
     UserMessage,
     arguments_json,
     merge_extra_body,
+    run_entry,
     string_or_none,
     wire_tool_choice,
 )
@@ -130,29 +132,20 @@ def _contents(
     for message in messages:
         if isinstance(message, ToolResultMessage):
             context = pairing if message.call_id in pairing else declared
-            result = forms.get(message, context)
-            if result is None:
-                built = _result(model, message, pairing, declared)
-                result = forms.put(message, built, context)
-            results.append(result)
+            results.append(forms.of(message, _result, model, pairing, declared, context=context))
             continue
         if results:
-            contents.append(_results_content(results))
+            contents.append(run_entry(results, _content))
             results.clear()
         if isinstance(message, UserMessage):
-            content = forms.get(message)
-            if content is None:
-                content = forms.put(message, {"role": "user", "parts": _user_parts(message)})
-            contents.append(content)
+            contents.append(forms.of(message, _user_content))
         elif isinstance(message, AssistantMessage):
-            turn = forms.get(message, declared)
-            if turn is None:
-                turn = forms.put(message, _model_turn(message, declared), declared)
+            turn = forms.of(message, _model_turn, declared, context=declared)
             if turn.content is not None:
                 contents.append(turn.content)
             pairing = turn.pairing
     if results:
-        contents.append(_results_content(results))
+        contents.append(run_entry(results, _content))
     return contents
 
 
@@ -165,43 +158,23 @@ class _ModelTurn:
     pairing: Mapping[str, tuple[str | None, str]]
 
 
-@dataclass(frozen=True, slots=True)
-class _Result:
-    """A tool result's ``functionResponse`` part, and its content when it is its turn's only
-    result."""
-
-    part: dict[str, Any]
-    content: dict[str, Any]
+_Result: TypeAlias = RunForm[dict[str, Any], dict[str, Any]]
+"""A tool result's ``functionResponse`` part, and its content when it is its turn's only
+result."""
 
 
-def _model_turn(message: AssistantMessage, declared: Mapping[str, str]) -> _ModelTurn:
-    parts, pairing = _model_parts(message, declared)
-    return _ModelTurn({"role": "model", "parts": parts} if parts else None, pairing)
+def _content(role: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """A ``Content`` of ``parts``: the entry of a run of results, their parts together."""
+    return {"role": role, "parts": parts}
 
 
-def _result(
-    model: ProviderModel,
-    message: ToolResultMessage,
-    pairing: Mapping[str, tuple[str | None, str]],
-    declared: Mapping[str, str],
-) -> _Result:
-    part = _function_response(model, message, pairing, declared)
-    return _Result(part, {"role": "user", "parts": [part]})
-
-
-def _results_content(results: Sequence[_Result]) -> dict[str, Any]:
-    if len(results) == 1:
-        return results[0].content
-    return {"role": "user", "parts": [result.part for result in results]}
-
-
-def _user_parts(message: UserMessage) -> list[dict[str, Any]]:
-    """A user turn's parts: its attachments, then its text (the order Google advises for media
-    with a prompt). Beside attachments an empty text is left out: the API refuses empty text."""
+def _user_content(message: UserMessage) -> dict[str, Any]:
+    """A user turn: its attachments, then its text (the order Google advises for media with a
+    prompt). Beside attachments an empty text is left out: the API refuses empty text."""
     parts = [attachment_part(attachment) for attachment in message.attachments]
     if message.text or not parts:
         parts.append({"text": message.text})
-    return parts
+    return {"role": "user", "parts": parts}
 
 
 FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator"
@@ -209,9 +182,7 @@ FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator"
 first call of a model turn rebuilt from another provider's (or a caller's) transcript."""
 
 
-def _model_parts(
-    message: AssistantMessage, declared: Mapping[str, str]
-) -> tuple[list[Any], dict[str, tuple[str | None, str]]]:
+def _model_turn(message: AssistantMessage, declared: Mapping[str, str]) -> _ModelTurn:
     """The model turn's parts (its own, or built from its text and calls when it was recorded
     elsewhere), and for each call id the ``(wire id or None, wire name)`` its result answers."""
     items = message.provider_items
@@ -222,7 +193,7 @@ def _model_parts(
             call.id: (string_or_none(wire.get("id")) or None, str(wire.get("name", call.name)))
             for call, wire in zip(message.tool_calls, calls, strict=True)
         }
-        return parts, pairing
+        return _ModelTurn({"role": "model", "parts": parts}, pairing)
     # Not Gemini's own parts: rebuild the turn; no call id goes on the wire (pair by order).
     # Gemini 3 refuses a turn whose first call has no thought signature; for calls it did not
     # make (another provider's, a caller's history) Google documents this stand-in.
@@ -235,15 +206,17 @@ def _model_parts(
             part["thoughtSignature"] = FOREIGN_CALL_SIGNATURE
         parts.append(part)
         pairing[call.id] = (None, name)
-    return parts, pairing
+    return _ModelTurn({"role": "model", "parts": parts} if parts else None, pairing)
 
 
-def _function_response(
-    model: ProviderModel,
+def _result(
     message: ToolResultMessage,
+    model: ProviderModel,
     pairing: Mapping[str, tuple[str | None, str]],
     declared: Mapping[str, str],
-) -> dict[str, Any]:
+) -> _Result:
+    """A tool result's ``functionResponse``, naming the call it answers as the model named it
+    (its ``id`` only when the model sent one)."""
     call_id, name = pairing.get(message.call_id, (None, declared.get(message.name, "")))
     response = model.tool_result(message)
     if not isinstance(response, Mapping):
@@ -253,4 +226,5 @@ def _function_response(
         reply = {"id": call_id, **reply}
     if message.attachments:  # beside the serializer's response, whatever it wrote
         reply["parts"] = [attachment_part(attachment) for attachment in message.attachments]
-    return {"functionResponse": reply}
+    part = {"functionResponse": reply}
+    return RunForm("user", (part,), {"role": "user", "parts": [part]})

@@ -19,7 +19,6 @@ from affordance.adapters import (
     ClientPair,
     ModelRequest,
     ProviderAdapter,
-    ProviderTurn,
     RequestRetryPolicy,
     RequestSettings,
     RetryingTransport,
@@ -31,7 +30,7 @@ from affordance.adapters import (
 from affordance.clock import Clock
 from affordance.tools import Tool
 from affordance_google._attachments import GEMINI_ATTACHMENTS
-from affordance_google._reply import Reading, parse_body
+from affordance_google._reply import Reading
 from affordance_google._request import PreparedRequest, build_body
 from affordance_google._transport import FAILURES, Exchange, client_from_environment
 from affordance_google.serializers import (
@@ -71,9 +70,6 @@ class GoogleModel(WireModel[PreparedRequest]):
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The body of ``request``: the same plain and streamed (the stream has its own path)."""
         return build_body(self, request, self.settings)
-
-    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        return parse_body(data, prepared)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return Reading(prepared)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from affordance.adapters import AttachmentSupport, ToolResultMessage
+from affordance.adapters import AttachmentSupport, ToolResultMessage, content_parts
 from affordance.attachments import DOCUMENT_MEDIA_TYPES, IMAGE_MEDIA_TYPES, Attachment, Image
 
 __all__ = [
@@ -57,9 +57,7 @@ def responses_content(text: Any, attachments: Sequence[Attachment]) -> list[Any]
     """``text`` (left out when empty) as an ``input_text`` part, then the attachments' parts: a
     user message's ``content`` or a function call's ``output``. A serializer's output that is
     already a list of parts is kept as it is, ahead of the attachments."""
-    parts: list[Any] = _leading(text, "input_text")
-    parts.extend(responses_part(attachment) for attachment in attachments)
-    return parts
+    return content_parts(text, attachments, responses_part, "input_text")
 
 
 def chat_part(attachment: Attachment) -> dict[str, Any]:
@@ -73,23 +71,15 @@ def chat_part(attachment: Attachment) -> dict[str, Any]:
 
 def chat_content(text: Any, attachments: Sequence[Attachment]) -> list[Any]:
     """A Chat user message's ``content``: ``text`` (left out when empty), then the parts."""
-    parts: list[Any] = _leading(text, "text")
-    parts.extend(chat_part(attachment) for attachment in attachments)
-    return parts
+    return content_parts(text, attachments, chat_part)
 
 
-def chat_result_attachments(results: Sequence[ToolResultMessage]) -> dict[str, Any] | None:
+def chat_result_attachments(results: Sequence[ToolResultMessage]) -> list[dict[str, Any]]:
     """The user message carrying the attachments of one turn's tool results, each introduced
-    by a text part naming its call; ``None`` when none has any."""
+    by a text part naming its call; none when none has any."""
     parts: list[Any] = []
     for result in results:
         if result.attachments:
             heading = f"Attachments of the result of call {result.call_id} ({result.name}):"
             parts.extend(chat_content(heading, result.attachments))
-    return {"role": "user", "content": parts} if parts else None
-
-
-def _leading(text: Any, kind: str) -> list[Any]:
-    if isinstance(text, list):
-        return list(text)
-    return [{"type": kind, "text": text}] if text else []
+    return [{"role": "user", "content": parts}] if parts else []

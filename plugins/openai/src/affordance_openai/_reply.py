@@ -38,9 +38,7 @@ from affordance.adapters import (
     Delta,
     EventHandler,
     HostedActivity,
-    PreparedRequest,
     ProviderItem,
-    ProviderTurn,
     SseEvent,
     StreamFailedError,
     StreamTranslator,
@@ -57,10 +55,9 @@ from affordance.adapters import (
     finish_reason,
     parse_json,
     string_or_none,
-    turn_from_deltas,
 )
 
-__all__ = ["ChatReply", "ResponsesReply", "parse_completion", "parse_response"]
+__all__ = ["ChatReply", "ResponsesReply"]
 
 # -- Responses ---------------------------------------------------------------------------------
 
@@ -77,33 +74,31 @@ _responses_usage = UsageFields(
 ).read
 
 
-def parse_response(data: Any, prepared: PreparedRequest) -> ProviderTurn:
-    """A whole response: the turn its output items make, read as a stream brings them."""
-    data = expect(data, dict, "expected a JSON object, got {type}")
-    status = data.get("status")
-    if status == "failed":
-        raise UnusableResponseError(_failure(data))
-    if status not in ("completed", "incomplete", None):
-        raise UnusableResponseError(f"the response is {status!r}, not completed")
-    output = expect(data.get("output"), list, "the response has no output list")
-    reply = ResponsesReply(hosted=prepared.hosted)
-    deltas: list[Delta] = []
-    for index, entry in enumerate(output):
-        item = expect(entry, dict, "an output item is not an object")
-        deltas.extend([*reply.added(index, item), *reply.message(item), *reply.done(index, item)])
-    deltas.extend(reply.finish(data))
-    return turn_from_deltas(deltas)
-
-
 class ResponsesReply(StreamTranslator):
-    """The translation of one Responses answer; call it with each SSE event."""
+    """The translation of one Responses answer; call it with each SSE event (or read a whole
+    response with :meth:`whole`)."""
 
-    __slots__ = ("_complete", "_hosted")
+    __slots__ = ("_complete",)
 
     def __init__(self, *, hosted: bool) -> None:
-        super().__init__()
-        self._hosted = hosted
+        super().__init__(hosted=hosted)
         self._complete: set[int] = set()  # the output indexes whose item is complete
+
+    def whole(self, data: Any) -> list[Delta]:
+        """A whole response: the deltas its output items make, read as a stream brings them."""
+        data = expect(data, dict, "expected a JSON object, got {type}")
+        status = data.get("status")
+        if status == "failed":
+            raise UnusableResponseError(_failure(data))
+        if status not in ("completed", "incomplete", None):
+            raise UnusableResponseError(f"the response is {status!r}, not completed")
+        output = expect(data.get("output"), list, "the response has no output list")
+        deltas: list[Delta] = []
+        for index, entry in enumerate(output):
+            item = expect(entry, dict, "an output item is not an object")
+            deltas.extend([*self.added(index, item), *self.message(item), *self.done(index, item)])
+        deltas.extend(self.finish(data))
+        return deltas
 
     def added(self, index: int, item: Any) -> Sequence[Delta]:
         """An output item begins: a function call, its id and name."""
@@ -134,10 +129,10 @@ class ResponsesReply(StreamTranslator):
             raise UnusableResponseError(f"a second item was done at output_index {index}")
         self._complete.add(index)
         if index not in self.calls:
-            return (ProviderItem(item, echo=True, hosted=self._hosted),)
+            return (ProviderItem(item, echo=True, hosted=self.hosted),)
         arguments = item.get("arguments")
         ready = ToolCallReady(index, None if arguments is None else _arguments(arguments))
-        return ProviderItem(item, echo=True, hosted=self._hosted), ready
+        return ProviderItem(item, echo=True, hosted=self.hosted), ready
 
     def finish(self, response: Mapping[str, Any]) -> Sequence[Delta]:
         """The turn's end, from the (completed or incomplete) response object."""
@@ -215,29 +210,27 @@ _chat_usage = UsageFields(
 ).read
 
 
-def parse_completion(data: Any, prepared: PreparedRequest) -> ProviderTurn:
-    """A whole completion: the turn its one chunk makes."""
-    data = expect(data, dict, "expected a JSON object, got {type}")
-    choices = data.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise UnusableResponseError("the completion has no choices")
-    expect(choices[0].get("message"), dict, "the first choice has no message")
-    reply = ChatReply(hosted=prepared.hosted)
-    return turn_from_deltas([*reply.read(data, "message"), *reply.finish()])
-
-
 class ChatReply(StreamTranslator):
-    """The translation of one Chat Completions answer; call it with each SSE event."""
+    """The translation of one Chat Completions answer; call it with each SSE event (or read a
+    whole completion with :meth:`whole`)."""
 
-    __slots__ = ("_annotations", "_chosen", "_hosted", "_text", "_usage")
+    __slots__ = ("_annotations", "_chosen", "_text", "_usage")
 
     def __init__(self, *, hosted: bool = False) -> None:
-        super().__init__()
-        self._hosted = hosted
+        super().__init__(hosted=hosted)
         self._text: list[str] = []
         self._annotations: Any = []  # a list, unless the provider sent something else
         self._chosen = False
         self._usage: Usage = NO_USAGE
+
+    def whole(self, data: Any) -> list[Delta]:
+        """A whole completion: the deltas its one chunk makes."""
+        data = expect(data, dict, "expected a JSON object, got {type}")
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise UnusableResponseError("the completion has no choices")
+        expect(choices[0].get("message"), dict, "the first choice has no message")
+        return [*self.read(data, "message"), *self.finish()]
 
     def __call__(self, event: SseEvent) -> Sequence[Delta]:
         if event.data == "[DONE]":
@@ -271,15 +264,15 @@ class ChatReply(StreamTranslator):
     def _deltas(self, delta: dict[str, Any], whole: bool) -> Sequence[Delta]:
         text = _text(delta.get("content"))
         calls = delta.get("tool_calls")
-        if not calls and delta.get("refusal") is None and not self._hosted:  # most chunks
+        if not calls and delta.get("refusal") is None and not self.hosted:  # most chunks
             return (TextPiece(text),) if text else ()
         out: list[Delta] = []
         if text:
             out.append(TextPiece(text))
-            if self._hosted:
+            if self.hosted:
                 self._text.append(text)
         annotations = delta.get("annotations")
-        if self._hosted and annotations is not None:
+        if self.hosted and annotations is not None:
             if isinstance(annotations, list) and isinstance(self._annotations, list):
                 self._annotations.extend(annotations)
             else:  # passed on as it came, for the codec to skip with its warning
@@ -324,7 +317,7 @@ class ChatReply(StreamTranslator):
         if not self._chosen:
             raise UnusableResponseError("the stream carried no choices")
         out: list[Delta] = [ToolCallReady(index) for index in self.calls]
-        if self._hosted:
+        if self.hosted:
             item = {"type": "message", "content": "".join(self._text)}
             item["annotations"] = self._annotations
             out.append(ProviderItem(item, echo=False, hosted=True))

@@ -28,7 +28,6 @@ from affordance.adapters import (
     Message,
     ModelRequest,
     PreparedRequest,
-    ProviderTurn,
     RequestSettings,
     ToolCall,
     ToolResultMessage,
@@ -43,10 +42,11 @@ from affordance_openai._attachments import (
     chat_result_attachments,
     responses_content,
 )
-from affordance_openai._reply import ChatReply, ResponsesReply, parse_completion, parse_response
+from affordance_openai._reply import ChatReply, ResponsesReply
 
 if TYPE_CHECKING:
     from affordance.adapters import ProviderModel
+    from affordance.attachments import Attachment
 
 __all__ = ["CHAT", "RESPONSES", "ApiShape", "build_body"]
 
@@ -64,13 +64,13 @@ class ApiShape:
     instructions_key: str | None
     """The field of the instructions; without one, they open the transcript as its system
     message."""
-    user: Callable[[UserMessage], Mapping[str, Any]]
-    """A user message (its text, and its attachments as content parts) as a transcript item."""
+    content: Callable[[str, Sequence[Attachment]], list[Any]]
+    """A user message's text and attachments as the content parts that replace its text."""
     tool_result: Callable[[ToolResultMessage, Any], Mapping[str, Any]]
     """A tool result (with the serializer's content) as a transcript item."""
-    results_attachments: Callable[[Sequence[ToolResultMessage]], Mapping[str, Any] | None]
-    """The item that follows one turn's tool results (those with attachments) with their
-    attachments, on an API whose tool results hold none; ``None`` where they hold their own."""
+    results_attachments: Callable[[Sequence[ToolResultMessage]], Sequence[Mapping[str, Any]]]
+    """The items that follow one turn's tool results (those with attachments) with their
+    attachments, on an API whose tool results hold none; none where they hold their own."""
     assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]
     """An assistant turn as the transcript items that resend it."""
     function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -84,10 +84,9 @@ class ApiShape:
     merged into the body (Chat: ``web_search_options``)."""
     streamed: Mapping[str, Any]
     """The fields a streamed request adds, unless ``extra_body`` set them (``stream`` always)."""
-    parse: Callable[[Any, PreparedRequest], ProviderTurn]
-    """A whole answer's JSON to a turn."""
     reply: Callable[..., Translate]
-    """A fresh translator of one streamed answer (``hosted=``: hosted tools were declared)."""
+    """A fresh translator of one answer, streamed or whole (``hosted=``: hosted tools were
+    declared)."""
     built_fields: frozenset[str] = field(init=False)
     """Every body field the adapter builds on this API: a hosted tool's codec may add request
     fields (``include``), never one of these."""
@@ -120,14 +119,11 @@ def build_body(
             if message.attachments:
                 attached.append(message)
         elif attached:
-            _attachments_after(transcript, shape, attached)
+            transcript.extend(shape.results_attachments(attached))
             attached = []
-        form = forms.get(message)
-        if form is None:
-            form = forms.put(message, _form(model, shape, message))
-        transcript.extend(form)
+        transcript.extend(forms.of(message, _form, model, shape))
     if attached:
-        _attachments_after(transcript, shape, attached)
+        transcript.extend(shape.results_attachments(attached))
     body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
@@ -160,22 +156,16 @@ def build_body(
     return PreparedRequest(body, hosted=bool(hosted.declarations), headers=hosted.headers)
 
 
-def _form(model: ProviderModel, shape: ApiShape, message: Message) -> tuple[Mapping[str, Any], ...]:
+def _form(message: Message, model: ProviderModel, shape: ApiShape) -> tuple[Mapping[str, Any], ...]:
     """The transcript items of one message on ``shape``'s API (kept for the message's lifetime
-    by the model's wire forms: read-only)."""
+    by the model's wire forms: read-only). A user message without attachments sends its text."""
     if isinstance(message, ToolResultMessage):
         return (shape.tool_result(message, model.tool_result(message)),)
     if isinstance(message, UserMessage):
-        return (shape.user(message),)
+        attached = message.attachments
+        content = shape.content(message.text, attached) if attached else message.text
+        return ({"role": "user", "content": content},)
     return tuple(shape.assistant(message))
-
-
-def _attachments_after(
-    transcript: list[Mapping[str, Any]], shape: ApiShape, results: Sequence[ToolResultMessage]
-) -> None:
-    follow_up = shape.results_attachments(results)
-    if follow_up is not None:
-        transcript.append(follow_up)
 
 
 # -- where each API puts things ---------------------------------------------------------------
@@ -218,12 +208,6 @@ def _is_output_item(item: Mapping[str, Any]) -> bool:
     return isinstance(kind, str) and (kind in _ECHOED_TYPES or kind.endswith("_call"))
 
 
-def _responses_user(message: UserMessage) -> Mapping[str, Any]:
-    if not message.attachments:
-        return {"role": "user", "content": message.text}
-    return {"role": "user", "content": responses_content(message.text, message.attachments)}
-
-
 def _function_output(message: ToolResultMessage, output: Any) -> Mapping[str, Any]:
     """A ``function_call_output``: the text, or with attachments a list of parts (the text
     first)."""
@@ -238,9 +222,9 @@ RESPONSES = ApiShape(
     path="/responses",
     transcript_key="input",
     instructions_key="instructions",
-    user=_responses_user,
+    content=responses_content,
     tool_result=_function_output,
-    results_attachments=lambda results: None,  # a function_call_output holds its own
+    results_attachments=lambda results: (),  # a function_call_output holds its own
     assistant=_output_items,
     function=lambda function: {"type": "function", **function},
     output_key="text",
@@ -248,7 +232,6 @@ RESPONSES = ApiShape(
     max_tokens_key="max_output_tokens",
     hosted_in_tools=True,
     streamed={},  # a stream always brings the usage
-    parse=parse_response,
     reply=ResponsesReply,
 )
 
@@ -268,12 +251,6 @@ def _chat_message(message: AssistantMessage) -> list[Mapping[str, Any]]:
     return [{"role": "assistant", "content": message.text, "tool_calls": calls}]
 
 
-def _chat_user(message: UserMessage) -> Mapping[str, Any]:
-    if not message.attachments:
-        return {"role": "user", "content": message.text}
-    return {"role": "user", "content": chat_content(message.text, message.attachments)}
-
-
 def _tool_message(message: ToolResultMessage, content: Any) -> Mapping[str, Any]:
     """A ``tool`` message: text only (Chat's tool messages hold no image; the turn's
     attachments follow its results in one user message, :func:`chat_result_attachments`)."""
@@ -284,7 +261,7 @@ CHAT = ApiShape(
     path="/chat/completions",
     transcript_key="messages",
     instructions_key=None,
-    user=_chat_user,
+    content=chat_content,
     tool_result=_tool_message,
     results_attachments=chat_result_attachments,
     assistant=_chat_message,
@@ -294,6 +271,5 @@ CHAT = ApiShape(
     max_tokens_key="max_completion_tokens",
     hosted_in_tools=False,
     streamed={"stream_options": {"include_usage": True}},  # or no usage comes
-    parse=parse_completion,
     reply=ChatReply,
 )

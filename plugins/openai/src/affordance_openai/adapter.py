@@ -19,7 +19,6 @@ from affordance.adapters import (
     ModelRequest,
     PreparedRequest,
     ProviderAdapter,
-    ProviderTurn,
     RequestSettings,
     SerializerFactories,
     StainlessSdk,
@@ -75,9 +74,6 @@ class OpenAIModel(WireModel[PreparedRequest]):
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
         return build_body(self, request, self.settings, self.shape, stream=stream)
-
-    def parse(self, data: Any, prepared: PreparedRequest) -> ProviderTurn:
-        return self.shape.parse(data, prepared)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return self.shape.reply(hosted=prepared.hosted)

@@ -1,0 +1,74 @@
+"""Consecutive messages whose wire forms share one entry of the transcript: a run.
+
+Some wire formats put a run of messages in one entry: Anthropic's Messages API joins
+consecutive messages of one role into one message (a turn's tool results, a paused turn
+continued), Gemini sends a turn's function responses as one ``user`` content. With each
+message's form kept while it lives (:class:`~affordance.adapters.WireForms`), the form holds
+both what the message adds to a shared entry and the entry it makes alone (a
+:class:`RunForm`), built once: most messages stand alone, so a request mostly reuses entries,
+and only a run of several gets its entry built for the request (:func:`run_entry`). Where
+every kind makes runs (Anthropic's roles), :func:`joined_transcript` builds the whole
+transcript so; where only some messages do (Gemini's function responses), the plugin gathers
+the runs and asks for each one's entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from affordance.adapters.resolution import WireForms
+
+__all__ = ["RunForm", "joined_transcript", "run_entry"]
+
+PieceT = TypeVar("PieceT")
+EntryT = TypeVar("EntryT")
+
+
+@dataclass(frozen=True, slots=True)
+class RunForm(Generic[PieceT, EntryT]):
+    """A message's form where consecutive messages of one ``kind`` (a role) share an entry: its
+    ``pieces``, what it adds to a shared entry, and its ``entry`` when it stands alone. Shared
+    by every request that resends the message: read-only."""
+
+    kind: str
+    pieces: tuple[PieceT, ...]
+    entry: EntryT
+
+
+def joined_transcript(
+    messages: Iterable[Any],
+    forms: WireForms,
+    build: Callable[[Any], RunForm[PieceT, EntryT]],
+    join: Callable[[str, list[PieceT]], EntryT],
+) -> list[EntryT]:
+    """The entries of a transcript where every run of consecutive messages of one kind shares
+    an entry: each message's form kept in ``forms`` (built by ``build(message)`` the first
+    time: bind what else it needs with ``functools.partial``), each run's entry made by
+    :func:`run_entry` with ``join``. A form without pieces sends nothing and does not part the
+    messages around it."""
+    out: list[EntryT] = []
+    run: list[RunForm[PieceT, EntryT]] = []  # consecutive forms of one kind, until another
+    for message in messages:
+        form = forms.of(message, build)
+        if not form.pieces:
+            continue
+        if run and run[0].kind != form.kind:
+            out.append(run_entry(run, join))
+            run.clear()
+        run.append(form)
+    if run:
+        out.append(run_entry(run, join))
+    return out
+
+
+def run_entry(
+    run: Sequence[RunForm[PieceT, EntryT]], join: Callable[[str, list[PieceT]], EntryT]
+) -> EntryT:
+    """The entry of ``run``, consecutive forms of one kind: a lone form's own entry (built
+    once), else ``join(kind, pieces)`` of all their pieces in order, built now."""
+    if len(run) == 1:
+        return run[0].entry
+    return join(run[0].kind, [piece for form in run for piece in form.pieces])
