@@ -17,8 +17,9 @@ pytest.importorskip("hypothesis")  # a dev tool; the tox matrix's core envs run 
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from named_tools import make_tool
 
-from affordance import MarkdownSection, PromptTemplate, Section, SectionVisibility, Tool, ToolResult
+from affordance import MarkdownSection, PromptTemplate, Section, SectionVisibility
 
 PROPERTIES = settings(max_examples=120, derandomize=True, deadline=None, database=None)
 SUMMARY, FULL = SectionVisibility.SUMMARY, SectionVisibility.FULL
@@ -37,18 +38,7 @@ class Notes:
     show_rules: bool = True
 
 
-@dataclass(frozen=True)
-class Empty:
-    pass
-
-
-def a_tool(name: str) -> Tool[Empty, None]:
-    return Tool[Empty, None](
-        name=name, description=f"Tool {name}.", handler=lambda params: ToolResult.ok(None)
-    )
-
-
-TOOLS = {name: a_tool(name) for name in ("plan", "read_notes", "check_rules", "history")}
+TOOLS = {name: make_tool(name) for name in ("plan", "read_notes", "check_rules", "history")}
 
 
 def build() -> PromptTemplate[Any]:
