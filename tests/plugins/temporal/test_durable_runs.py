@@ -360,6 +360,35 @@ def test_a_nested_prompts_destructive_call_fails_readably_in_a_durable_run(
     assert "durable run cannot wait" in response.text
 
 
+def test_a_nested_prompts_usage_counts_in_a_durable_run_as_in_aevaluate(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    """The clerk's nested run answers in a tool activity; what it spent reaches the run."""
+
+    async def scenario() -> tuple[PromptResponse[Any], PromptResponse[Any]]:
+        client = await Client.connect(temporal_server.address)
+        registry = make_registry(ledger)
+        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
+            handle = await start_run(
+                client,
+                registry,
+                DELEGATING,
+                Task("delegate-look"),
+                task_queue=task_queue,
+                workflow_id=workflow_id(),
+            )
+            durable = await handle.result()
+        plain = await make_adapter().aevaluate(registry.prompt(DELEGATING), Task("delegate-look"))
+        return durable, plain
+
+    durable, plain = asyncio.run(scenario())
+
+    assert durable.text == plain.text == "nothing to do"
+    # two outer requests (10, 5 each) and the nested one (7, 3)
+    assert durable.usage == plain.usage
+    assert (durable.usage.input_tokens, durable.usage.output_tokens) == (27, 13)
+
+
 def test_workflows_model_requests_and_tool_calls_can_be_served_by_separate_workers(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:

@@ -235,6 +235,8 @@ class Driver:
         except ActivityError as error:
             return lost_call(prepared, error)
         answer = from_data(ToolAnswer, data)
+        for spent in answer.usage:  # the call's nested runs, counted as a run counts them
+            context.add_usage(spent.usage, spent.provider)
         return CallOutcome(
             prepared,
             decode_result(answer.result, tool),

@@ -63,6 +63,7 @@ from affordance_temporal.boundary import (
     ModelAnswer,
     ModelCall,
     PromptRef,
+    SpentUsage,
     ToolAnswer,
     ToolCallInput,
     ToolListings,
@@ -198,8 +199,13 @@ class DurableActivities:
         async with heartbeating():
             with joined_trace(call_input.trace):
                 outcome = await self._run_call(prepared, context, attempt)
+        spent = context.session.take_usage(call_input.run_id)  # a PromptTool's nested runs
         answer = ToolAnswer(
-            encode_result(outcome.result), outcome.duration, attempt, outcome.error_code
+            encode_result(outcome.result),
+            outcome.duration,
+            attempt,
+            outcome.error_code,
+            tuple(SpentUsage(provider, usage) for provider, usage in spent),
         )
         if retryable(outcome, call_input.retry_timeouts) and attempt < call_input.max_attempts:
             raise ApplicationError(

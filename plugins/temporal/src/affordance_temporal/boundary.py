@@ -50,6 +50,7 @@ __all__ = [
     "RunInput",
     "RunResult",
     "RunStatus",
+    "SpentUsage",
     "ToolAnswer",
     "ToolCallInput",
     "ToolListings",
@@ -183,11 +184,21 @@ class ResultData:
 
 
 @dataclass(frozen=True, slots=True)
+class SpentUsage:
+    """Usage a call's nested run spent on ``provider`` (``ToolContext.add_usage``)."""
+
+    provider: str
+    usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
 class ToolAnswer:
     result: ResultData
     duration: float = 0.0
     attempts: int = 1
     error_code: str | None = None
+    usage: tuple[SpentUsage, ...] = ()
+    """What nested runs inside the call spent (a ``PromptTool``'s), for the run to count."""
 
 
 @dataclass(frozen=True, slots=True)
