@@ -12,6 +12,7 @@ from drivers import DRIVERS, run
 
 from affordance import (
     ConfirmationRequired,
+    EvaluationStarted,
     EventBus,
     MarkdownSection,
     PromptEvaluationError,
@@ -20,6 +21,7 @@ from affordance import (
     PromptTemplate,
     PromptTool,
     Tool,
+    ToolContext,
     ToolResult,
     UsageLimitExceeded,
     UsageLimits,
@@ -92,6 +94,45 @@ def test_the_nested_runs_events_reach_the_outer_bus():
     tool = PromptTool(research_prompt(), name="research", description="Research.")
     adapter.evaluate(outer_prompt(tool), bus=bus)
     assert seen == ["research", "outer"]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_the_nested_run_names_the_call_it_runs_in(driver):
+    bus = EventBus()
+    started: list[EvaluationStarted] = []
+    bus.subscribe(EvaluationStarted, started.append)
+    adapter = ScriptedAdapter([ask("find X", "call_7"), text("X is 42"), text("done")])
+    tool = PromptTool(research_prompt(), name="research", description="Research.")
+    response, _ = run(adapter, outer_prompt(tool), driver, bus=bus)
+    outer, nested = sorted(started, key=lambda event: event.prompt_name != "outer")
+    assert (outer.prompt_name, outer.parent_run_id, outer.parent_call_id) == ("outer", None, None)
+    assert (nested.prompt_name, nested.parent_run_id, nested.parent_call_id) == (
+        "research",
+        response.run_id,
+        "call_7",
+    )
+
+
+def test_a_handler_nests_its_own_run_and_the_nesting_ends_with_the_block():
+    bus = EventBus()
+    started: list[EvaluationStarted] = []
+    bus.subscribe(EvaluationStarted, started.append)
+    inner = ScriptedAdapter([text("inside"), text("after")])
+
+    def delegate(params: Target, *, context: ToolContext) -> ToolResult[str]:
+        with context.nesting():
+            first = inner.evaluate(research_prompt(), bus=context.event_bus)
+        second = inner.evaluate(research_prompt(), bus=context.event_bus)
+        return ToolResult.ok(f"{first.text}, {second.text}")
+
+    tool = Tool[Target, str](name="delegate", description="Delegate.", handler=delegate)
+    adapter = ScriptedAdapter(
+        [tool_calls(tool_call("delegate", {"name": "x"}, call_id="call_d")), text("done")]
+    )
+    response = adapter.evaluate(outer_prompt(tool), bus=bus)
+    assert response.tool_results[0].result.value == "inside, after"
+    parents = [(event.parent_run_id, event.parent_call_id) for event in started]
+    assert parents == [(None, None), (response.run_id, "call_d"), (None, None)]
 
 
 def test_a_prompt_tool_with_its_own_adapter_runs_there():

@@ -9,10 +9,12 @@ through :class:`~affordance.runtime.calls.runner.Runner`, its evaluate API).
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from affordance._fastinit import fast_init
+from affordance.runtime.record.nesting import nested_in
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
@@ -41,10 +43,11 @@ class ToolContext:
     ``run_id``, ``turn`` and ``call_id`` correlate the call with logs and events.
 
     A handler that runs a nested evaluation adds what it spent with :meth:`add_usage`, so the
-    outer run's usage (and its limits) count it, and evaluates with the API the outer run uses:
-    ``asynchronous`` says the run is awaited on an event loop (``aevaluate``/``astream``: use
-    ``await context.adapter.aevaluate``; a provider adapter given one kind of client has only
-    that kind). ``nested_answers`` holds the caller's answers when the call runs again after its
+    outer run's usage (and its limits) count it, runs it inside :meth:`nesting`, so its events
+    name this call, and evaluates with the API the outer run uses: ``asynchronous`` says the
+    run is awaited on an event loop (``aevaluate``/``astream``: use ``await
+    context.adapter.aevaluate``; a provider adapter given one kind of client has only that
+    kind). ``nested_answers`` holds the caller's answers when the call runs again after its
     nested run waited for them (see ``affordance.runtime.calls.nested``).
     """
 
@@ -59,6 +62,12 @@ class ToolContext:
     deadline: Deadline | None = None
     nested_answers: NestedAnswers | None = None
     asynchronous: bool = False
+
+    def nesting(self) -> AbstractContextManager[None]:
+        """A block whose runs are nested in this call: their ``EvaluationStarted`` names it
+        (``parent_run_id``, ``parent_call_id``). ``PromptTool`` runs its prompt in one; a
+        handler evaluating a prompt of its own can too."""
+        return nested_in(self.run_id, self.call_id)
 
     def add_usage(self, usage: Usage, provider: str) -> None:
         """Count ``usage``, spent by ``provider`` on work this call did (a nested run), in the

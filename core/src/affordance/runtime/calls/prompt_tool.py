@@ -96,10 +96,11 @@ class _NestedRun:
                 args = (params,)
             else:
                 options["messages"] = (UserMessage(params.request),)
-        if context.asynchronous:
-            response = await runner.aevaluate(self.prompt, *args, **options)
-        else:
-            response = runner.evaluate(self.prompt, *args, **options)
+        with context.nesting():
+            if context.asynchronous:
+                response = await runner.aevaluate(self.prompt, *args, **options)
+            else:
+                response = runner.evaluate(self.prompt, *args, **options)
         return _nested_result(response, context, provider=_provider_of(runner), counted=counted)
 
 

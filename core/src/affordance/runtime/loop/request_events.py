@@ -34,6 +34,7 @@ from affordance.runtime.record.events import (
     ModelRequestFailed,
     ModelRequestSent,
 )
+from affordance.runtime.record.nesting import outer_call
 
 if TYPE_CHECKING:
     from affordance.runtime.loop.evaluation import Evaluation
@@ -232,9 +233,16 @@ class RequestWatch(RequestEvents):
     def started(self) -> None:
         evaluation = self.evaluation
         resumed = evaluation.has_transcript()  # a new run has said nothing yet
+        parent_run_id, parent_call_id = outer_call() or (None, None)
         evaluation.publish(
             EvaluationStarted(
-                evaluation.prompt.name, evaluation.run_id, self.provider, self.model, resumed
+                evaluation.prompt.name,
+                evaluation.run_id,
+                self.provider,
+                self.model,
+                resumed,
+                parent_run_id,
+                parent_call_id,
             )
         )
 

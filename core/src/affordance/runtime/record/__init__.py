@@ -15,6 +15,8 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
   session to be resumed);
 - ``trace_context``: the trace context a run hands to work that runs in another process
   (a tracing plugin's :class:`TracePropagator` writes and reads it);
+- ``nesting``: which tool call a run is nested in (``ToolContext.nesting``), named by its
+  ``EvaluationStarted``;
 - ``log_context``: correlation fields for every record the library logs.
 """
 

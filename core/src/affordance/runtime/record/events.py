@@ -226,13 +226,17 @@ class OutputRetried:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class EvaluationStarted:
-    """A run began (or resumed): ``provider`` and ``model`` name its connection."""
+    """A run began (or resumed): ``provider`` and ``model`` name its connection; a run nested
+    in a tool call (a ``PromptTool``'s) names that call of the outer run (``parent_run_id``,
+    ``parent_call_id``; see ``affordance.runtime.record.nesting``)."""
 
     prompt_name: str
     run_id: str
     provider: str
     model: str | None
     resumed: bool = False
+    parent_run_id: str | None = None
+    parent_call_id: str | None = None
 
 
 @watched_event
