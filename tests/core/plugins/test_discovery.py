@@ -64,6 +64,17 @@ def test_plugins_load_sorted_with_distribution_and_version(fake_dists):
     assert zeta.contributions[0].distribution == "affordance-tzeta"
 
 
+def test_a_plugin_requires_what_it_asks_of_affordance_outside_extras(fake_dists):
+    requires = (
+        "affordance>=0.1,<1",
+        'affordance[otel]>=0.2; extra == "otel"',
+        "affordance-openai>=1",
+        "openai>=1.66",
+    )
+    good_plugin(fake_dists, "affordance-treq", "t-req", "t_req_plugin", requires=requires)
+    assert ours(PluginHost(), "t-req")["t-req"].requires == ("affordance>=0.1,<1",)
+
+
 def test_a_broken_plugin_is_recorded_and_the_others_load(fake_dists):
     fake_dists.dist(
         "affordance-tbroken",

@@ -1,4 +1,4 @@
-"""Registry resolution (pin, policy hook, priority, conflict) and lazy, checked imports."""
+"""Registry resolution (pin, priority, conflict) and lazy, checked imports."""
 
 from __future__ import annotations
 

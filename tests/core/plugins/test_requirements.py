@@ -8,7 +8,6 @@ import pytest
 from affordance.plugins import PluginConfigError
 from affordance.plugins.requirements import (
     canonical_name,
-    is_unconditional,
     parse_requirement,
     unmet_clauses,
     unmet_reason,
@@ -43,11 +42,6 @@ def test_an_unreadable_installed_version_breaks_the_requirement():
     assert unmet_clauses(parse_requirement("openai>=1"), "latest") == [
         "openai latest is not a version this check can read"
     ]
-
-
-def test_only_requirements_without_markers_are_unconditional():
-    assert not is_unconditional(parse_requirement('affordance-openai>=1; extra == "openai"'))
-    assert is_unconditional(parse_requirement("affordance>=0.1,<1"))
 
 
 @pytest.mark.parametrize("text", ["openai>=", ">=1.0", "openai>=1.0 <2", "openai=>1"])

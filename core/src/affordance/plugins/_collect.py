@@ -8,7 +8,7 @@ A plugin is all or nothing: any bad answer and it contributes no spec at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import pluggy
@@ -23,7 +23,7 @@ from affordance.plugins.specs import (
     SerializerSpec,
 )
 
-__all__ = ["COLLECT_HOOKS", "Collected", "collect", "describe", "safe_repr"]
+__all__ = ["COLLECT_HOOKS", "collect", "describe", "safe_repr"]
 
 COLLECT_HOOKS: tuple[tuple[str, type[Any]], ...] = (
     ("affordance_register_providers", ProviderSpec),
@@ -55,22 +55,14 @@ def safe_repr(value: object, limit: int = 80) -> str:
     return text[:limit]
 
 
-@dataclass(frozen=True, slots=True)
-class Collected:
-    """What one plugin contributed, or why it contributes nothing (``failure``)."""
-
-    contributions: tuple[Contribution, ...] = ()
-    notes: tuple[str, ...] = ()
-    failure: str | None = None
-    status: PluginStatus = PluginStatus.FAILED
-
-
-def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> Collected:
-    """Call every collect hook ``plugin`` implements and check each answer.
-
-    Specs declaring another plugin API are dropped with a note; if that leaves nothing, the
-    plugin is ``incompatible``.
+def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> PluginRecord:
+    """``record`` with the hooks ``plugin`` implements and what it contributes, from calling
+    every collect hook it implements and checking each answer; or with why it contributes
+    nothing (``failed``, or ``incompatible`` when every spec declares another plugin API:
+    such specs among others are dropped with a note).
     """
+    hooks = tuple(sorted(caller.name for caller in pm.get_hookcallers(plugin) or ()))
+    record = replace(record, hooks=hooks)
     contributions: list[Contribution] = []
     notes: list[str] = []
     foreign_apis: set[int] = set()
@@ -79,23 +71,22 @@ def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> C
             if impl.plugin is not plugin:
                 continue
             if impl.wrapper or impl.hookwrapper:
-                return Collected(
-                    failure=f"{hook_name} must be a plain implementation, not a wrapper"
-                )
+                return _failed(record, f"{hook_name} must be a plain implementation, not a wrapper")
             try:
                 result = impl.function()
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # noqa: BLE001 - recorded as this plugin's failure
-                return Collected(failure=f"{hook_name} raised {describe(exc)}")
+                return _failed(record, f"{hook_name} raised {describe(exc)}")
             if result is None:
                 continue
             if not isinstance(result, (list, tuple)) or not all(
                 isinstance(spec, spec_type) for spec in result
             ):
-                return Collected(
-                    failure=f"{hook_name} returned {safe_repr(result)}; expected a list of "
-                    f"{spec_type.__name__}"
+                return _failed(
+                    record,
+                    f"{hook_name} returned {safe_repr(result)}; expected a list of "
+                    f"{spec_type.__name__}",
                 )
             for spec in result:
                 if spec.api != PLUGIN_API:
@@ -112,14 +103,21 @@ def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> C
                     version=record.version,
                 )
                 if any(c.key == contribution.key for c in contributions):
-                    return Collected(failure=f"contributes {contribution.key} twice")
+                    return _failed(record, f"contributes {contribution.key} twice")
                 contributions.append(contribution)
+    record = replace(record, notes=tuple(notes))
     if foreign_apis and not contributions:
         apis = ", ".join(str(api) for api in sorted(foreign_apis))
-        return Collected(
-            notes=tuple(notes),
-            failure=f"written for plugin API {apis}; this affordance speaks plugin API "
-            f"{PLUGIN_API} (upgrade the plugin or affordance)",
-            status=PluginStatus.INCOMPATIBLE,
+        return _failed(
+            record,
+            f"written for plugin API {apis}; this affordance speaks plugin API {PLUGIN_API} "
+            "(upgrade the plugin or affordance)",
+            PluginStatus.INCOMPATIBLE,
         )
-    return Collected(contributions=tuple(contributions), notes=tuple(notes))
+    return replace(record, contributions=tuple(contributions))
+
+
+def _failed(
+    record: PluginRecord, reason: str, status: PluginStatus = PluginStatus.FAILED
+) -> PluginRecord:
+    return replace(record, status=status, reason=reason, contributions=())

@@ -9,11 +9,10 @@ from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins.requirements import canonical_name
 from affordance.plugins.specs import CodecSpec, HostedToolKindSpec, ProviderSpec, SerializerSpec
 
-__all__ = ["CATEGORIES", "Category", "Contribution", "ContributionKey", "Spec", "key_of"]
+__all__ = ["Category", "Contribution", "ContributionKey", "Spec", "key_of"]
 
 Spec = Union[ProviderSpec, HostedToolKindSpec, CodecSpec, SerializerSpec]  # noqa: UP007
 Category = Literal["provider", "hosted_tool_kind", "codec", "serializer"]
-CATEGORIES: tuple[Category, ...] = ("provider", "hosted_tool_kind", "codec", "serializer")
 _ARITY: dict[str, int] = {"provider": 1, "hosted_tool_kind": 1, "codec": 2, "serializer": 2}
 
 
@@ -21,8 +20,8 @@ _ARITY: dict[str, int] = {"provider": 1, "hosted_tool_kind": 1, "codec": 2, "ser
 class ContributionKey:
     """What a contribution claims: ``codec openai.web_search``, ``provider openai``.
 
-    Two contributions with one key compete; the registry picks one (pin, policy hook,
-    priority) or reports a conflict.
+    Two contributions with one key compete; the registry picks one (pin, then priority) or
+    reports a conflict.
     """
 
     category: Category
@@ -32,7 +31,7 @@ class ContributionKey:
         if self.category not in _ARITY:
             raise PluginConfigError(
                 f"unknown contribution category {self.category!r}; "
-                f"expected one of {', '.join(CATEGORIES)}"
+                f"expected one of {', '.join(_ARITY)}"
             )
         if len(self.parts) != _ARITY[self.category] or not all(self.parts):
             raise PluginConfigError(
@@ -66,8 +65,7 @@ class ContributionKey:
         if category:
             if category not in _ARITY:
                 raise PluginConfigError(
-                    f"{text!r}: unknown category {category!r}; expected one of "
-                    f"{', '.join(CATEGORIES)}"
+                    f"{text!r}: unknown category {category!r}; expected one of {', '.join(_ARITY)}"
                 )
             return cls(category, parts)  # type: ignore[arg-type]
         return cls("codec" if len(parts) == 2 else "provider", parts)
@@ -167,8 +165,6 @@ class Contribution:
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` (a distribution or plugin name) designates this contribution."""
-        wanted = canonical_name(name)
-        names = {canonical_name(self.plugin)}
-        if self.distribution is not None:
-            names.add(canonical_name(self.distribution))
-        return wanted in names
+        return canonical_name(name) in {
+            canonical_name(n) for n in (self.plugin, self.distribution) if n
+        }

@@ -14,6 +14,7 @@ The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregi
 from __future__ import annotations
 
 import difflib
+import importlib.metadata
 import sys
 import threading
 from collections.abc import Mapping
@@ -27,8 +28,8 @@ from affordance.plugins import hookspecs
 from affordance.plugins._bounded_import import ImportTimeoutError, import_within, on_import_thread
 from affordance.plugins._collect import collect, describe
 from affordance.plugins._contributions import ContributionKey
-from affordance.plugins._loader import Candidate, discover, select
-from affordance.plugins._records import PluginRecord, PluginStatus
+from affordance.plugins._loader import discover, select
+from affordance.plugins._records import UNHEALTHY, PluginRecord, PluginStatus
 from affordance.plugins._registry import Registry
 from affordance.plugins.errors import PluginError, PluginLoadError
 from affordance.plugins.settings import PluginOptions, PluginSettings
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = ["PluginHost"]
-
-_UNHEALTHY = (PluginStatus.FAILED, PluginStatus.DUPLICATE, PluginStatus.INCOMPATIBLE)
 
 
 @dataclass(slots=True)
@@ -122,16 +121,10 @@ class PluginHost:
     def unregister(self, name: str) -> None:
         """Remove a plugin (registered in code or loaded from an entry point) and its row."""
         with self._lock:
-            kept = [e for e in self._entries if e.record.name != name]
             for entry in self._entries:
-                plugin = entry.plugin
-                if (
-                    entry.record.name == name
-                    and plugin is not None
-                    and (self._pm.is_registered(plugin))
-                ):
-                    self._pm.unregister(plugin)
-            self._entries = kept
+                if entry.record.name == name:
+                    self._drop(entry)
+            self._entries = [e for e in self._entries if e.record.name != name]
             self._registry = None
 
     def pin(self, key: ContributionKey | str | tuple[str, str], *, dist: str) -> None:
@@ -172,28 +165,22 @@ class PluginHost:
         """
         self._refuse_from_a_plugin_import()
         with self._lock:
-            if self._autoloaded:
-                return
-            if not self.settings.autoload:
-                self._autoloaded = True
+            if self._autoloaded or not self.settings.autoload:
                 return
             loaded: list[_Entry] = []
             self._importing = True
             try:
-                for candidate, verdict in select(discover(), self.settings):
-                    loaded.append(
-                        self._load_candidate(candidate) if verdict is None else _Entry(verdict)
-                    )
+                for entry_point, record in select(discover(), self.settings):
+                    wanted = record.status is PluginStatus.LOADED
+                    loaded.append(self._import(entry_point, record) if wanted else _Entry(record))
             except BaseException:
                 for entry in loaded:
-                    if entry.plugin is not None and self._pm.is_registered(entry.plugin):
-                        self._pm.unregister(entry.plugin)
+                    self._drop(entry)
                 raise
             finally:
                 self._importing = False
             self._autoloaded = True
-            self._entries[:0] = loaded
-            self._registry = None
+            self._entries[:0] = loaded  # entry points first, then the plugins registered in code
 
     def _refuse_from_a_plugin_import(self) -> None:
         """A plugin's import asking this host for its plugins while they are being imported
@@ -204,20 +191,22 @@ class PluginHost:
                 "import?)"
             )
 
-    def _load_candidate(self, candidate: Candidate) -> _Entry:
+    def _import(self, entry_point: importlib.metadata.EntryPoint, record: PluginRecord) -> _Entry:
+        """Import and register one entry point's plugin; a failure is recorded on its row."""
         try:
-            plugin = import_within(candidate.entry_point, self.settings.import_timeout)
+            plugin = import_within(entry_point, self.settings.import_timeout)
         except KeyboardInterrupt:
             raise
         except ImportTimeoutError as exc:
-            return _Entry(candidate.record(PluginStatus.FAILED, str(exc)))
+            reason = str(exc)
         except BaseException as exc:  # noqa: BLE001 - even sys.exit() at import is the plugin's
-            return _Entry(candidate.record(PluginStatus.FAILED, f"import failed: {describe(exc)}"))
-        problem = self._try_register(plugin, candidate.name)
-        if problem is not None:
+            reason = f"import failed: {describe(exc)}"
+        else:
+            problem = self._try_register(plugin, record.name)
+            if problem is None:
+                return _Entry(record, plugin)
             reason = f"registration failed: {problem}"
-            return _Entry(candidate.record(PluginStatus.FAILED, reason))
-        return _Entry(candidate.record(PluginStatus.LOADED), plugin)
+        return _Entry(replace(record, status=PluginStatus.FAILED, reason=reason))
 
     def records(self) -> tuple[PluginRecord, ...]:
         """The plugin table: entry-point plugins sorted by (name, distribution), then the ones
@@ -261,14 +250,17 @@ class PluginHost:
             self._reject_unknown_hooks()
             for entry in self._entries:
                 if entry.plugin is not None and not entry.collected:
-                    self._collect(entry)
+                    entry.collected = True
+                    entry.record = collect(self._pm, entry.plugin, entry.record)
+                    if entry.record.status is not PluginStatus.LOADED:
+                        self._drop(entry)
         finally:
             self._building = False
 
     def _raise_first_problem(self) -> None:
         for entry in self._entries:
             record = entry.record
-            if record.status in _UNHEALTHY:
+            if record.status in UNHEALTHY:
                 raise PluginLoadError(
                     f"plugin {record.label} {record.status}: {record.reason} "
                     "(strict mode: AFFORDANCE_STRICT_PLUGINS or strict=True)",
@@ -277,52 +269,33 @@ class PluginHost:
                     status=record.status.value,
                 )
 
-    def _fail(self, entry: _Entry, reason: str, status: PluginStatus = PluginStatus.FAILED) -> None:
-        """Record a plugin as not working; it leaves pluggy and contributes nothing."""
+    def _drop(self, entry: _Entry) -> None:
+        """Take a plugin out of pluggy (if it is there): it contributes nothing from now on."""
         if entry.plugin is not None and self._pm.is_registered(entry.plugin):
             self._pm.unregister(entry.plugin)
         entry.plugin = None
-        entry.record = replace(entry.record, status=status, reason=reason, contributions=())
-
-    def _entry_of(self, plugin: object) -> _Entry | None:
-        return next((e for e in self._entries if e.plugin is plugin), None)
-
-    def _hooks_of(self, plugin: object) -> tuple[str, ...]:
-        return tuple(sorted(caller.name for caller in self._pm.get_hookcallers(plugin) or ()))
 
     def _reject_unknown_hooks(self) -> None:
-        """Fail every plugin implementing a hook nobody specified (pluggy's check_pending)."""
-        while True:
-            try:
-                self._pm.check_pending()
-            except pluggy.PluginValidationError as exc:
-                offender = exc.plugin
-                unknown = [
-                    caller.name
-                    for caller in self._pm.get_hookcallers(offender) or ()
-                    if not caller.has_spec()
-                ]
-                known = [n for n in vars(self._pm.hook) if getattr(self._pm.hook, n).has_spec()]
-                hints = [
-                    f"{name} (did you mean {close[0]}?)" if close else name
-                    for name in unknown
-                    for close in [difflib.get_close_matches(name, known, n=1)]
-                ]
-                entry = self._entry_of(offender)
-                if entry is None:  # registered on the pluginmanager directly
-                    self._pm.unregister(offender)
-                    continue
-                self._fail(entry, f"implements unknown hook(s): {', '.join(hints)}")
-            else:
-                return
-
-    def _collect(self, entry: _Entry) -> None:
-        entry.collected = True
-        plugin = entry.plugin
-        entry.record = replace(entry.record, hooks=self._hooks_of(plugin))
-        collected = collect(self._pm, plugin, entry.record)
-        entry.record = replace(
-            entry.record, contributions=collected.contributions, notes=collected.notes
-        )
-        if collected.failure is not None:
-            self._fail(entry, collected.failure, collected.status)
+        """Fail every plugin implementing a hook nobody specified, as pluggy's ``check_pending``
+        would refuse it (an ``optionalhook=True`` implementation is exempt)."""
+        hooks = [getattr(self._pm.hook, name) for name in vars(self._pm.hook)]
+        known = [hook.name for hook in hooks if hook.has_spec()]
+        for entry in self._entries:
+            unknown = [
+                hook.name
+                for hook in hooks
+                if not hook.has_spec()
+                and any(
+                    i.plugin is entry.plugin and not i.optionalhook for i in hook.get_hookimpls()
+                )
+            ]
+            if not unknown:  # a dropped plugin (None) implements nothing
+                continue
+            hints = [
+                f"{name} (did you mean {close[0]}?)" if close else name
+                for name in unknown
+                for close in [difflib.get_close_matches(name, known, n=1)]
+            ]
+            reason = f"implements unknown hook(s): {', '.join(hints)}"
+            entry.record = replace(entry.record, status=PluginStatus.FAILED, reason=reason)
+            self._drop(entry)

@@ -13,120 +13,94 @@ import importlib.metadata
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
 from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._records import PluginRecord, PluginStatus
-from affordance.plugins.requirements import canonical_name, is_unconditional, parse_requirement
+from affordance.plugins.requirements import canonical_name, parse_requirement
 from affordance.plugins.settings import DISABLE, LOAD, PluginSettings
 
-__all__ = ["ENTRY_POINT_GROUP", "Candidate", "discover", "select"]
+__all__ = ["ENTRY_POINT_GROUP", "Found", "discover", "select"]
 
 ENTRY_POINT_GROUP = "affordance.plugins"
-CORE_DISTRIBUTION = "affordance"
-_LEADING_NAME = re.compile(r"\s*affordance\s*(?:[\[(;<>=!~ ]|$)", re.IGNORECASE)
+_CORE_REQUIREMENT = re.compile(r"\s*affordance\s*(?:[\[(;<>=!~ ]|$)", re.IGNORECASE)
 
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """An entry point found in the group, with its distribution's name, version and its
-    ``Requires-Dist`` lines on ``affordance`` (for the doctor's version-skew check)."""
-
-    entry_point: importlib.metadata.EntryPoint
-    distribution: str | None
-    version: str | None
-    requires: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return self.entry_point.name
-
-    @property
-    def value(self) -> str:
-        return self.entry_point.value
-
-    def record(self, status: PluginStatus, reason: str | None = None) -> PluginRecord:
-        return PluginRecord(
-            name=self.name,
-            status=status,
-            source="entry_point",
-            distribution=self.distribution,
-            version=self.version,
-            value=self.value,
-            reason=reason,
-            requires=self.requires,
-        )
+Found = tuple[importlib.metadata.EntryPoint, PluginRecord]
+"""An entry point and its plugin's row: ``loaded`` until something stops it."""
 
 
 def _core_requirements(requires: Iterable[str] | None) -> tuple[str, ...]:
-    """The unconditional requirements on ``affordance`` among a distribution's requirements."""
+    """A distribution's requirements on ``affordance``, leaving out an extra's (one with a
+    marker)."""
     found: list[str] = []
     for line in requires or ():
-        if _LEADING_NAME.match(line) is None:
+        if _CORE_REQUIREMENT.match(line) is None:
             continue  # another distribution: not worth parsing
         try:
             requirement = parse_requirement(line)
         except PluginConfigError:
             continue
-        if canonical_name(requirement.name) == CORE_DISTRIBUTION and is_unconditional(requirement):
+        if requirement.marker is None:
             found.append(line.strip())
     return tuple(found)
 
 
-def discover(group: str = ENTRY_POINT_GROUP) -> list[Candidate]:
-    """Every entry point in ``group``, sorted by ``(name, distribution)``; imports nothing."""
-    candidates: list[Candidate] = []
+def discover(group: str = ENTRY_POINT_GROUP) -> list[Found]:
+    """Every entry point in ``group`` with its row, sorted by ``(name, distribution)``; imports
+    nothing."""
+    found: list[Found] = []
     for entry_point in importlib.metadata.entry_points(group=group):
+        record = PluginRecord(entry_point.name, PluginStatus.LOADED, value=entry_point.value)
         dist = entry_point.dist
-        if dist is None:
-            candidates.append(Candidate(entry_point, None, None))
-            continue
-        candidates.append(
-            Candidate(
-                entry_point,
+        if dist is not None:
+            record = replace(
+                record,
                 distribution=dist.metadata["Name"] or None,
                 version=dist.version,
                 requires=_core_requirements(dist.requires),
             )
-        )
-    return sorted(candidates, key=lambda c: (c.name, canonical_name(c.distribution or "")))
+        found.append((entry_point, record))
+    return sorted(
+        found, key=lambda pair: (pair[1].name, canonical_name(pair[1].distribution or ""))
+    )
 
 
-def select(
-    candidates: Sequence[Candidate], settings: PluginSettings
-) -> list[tuple[Candidate, PluginRecord | None]]:
-    """Pair each candidate with the record of why it will not be imported (None: import it).
+def select(found: Sequence[Found], settings: PluginSettings) -> list[Found]:
+    """The rows of the plugins not to import marked ``blocked`` or ``duplicate`` with why; the
+    others stay ``loaded``, to be imported.
 
     The disable list and the allowlist apply first, so disabling one of two duplicates lets
     the other load.
     """
-    verdicts: dict[int, PluginRecord | None] = {}
-    wanted: list[Candidate] = []
-    for index, candidate in enumerate(candidates):
-        if settings.is_disabled(candidate.name, candidate.distribution):
-            verdicts[index] = candidate.record(
-                PluginStatus.BLOCKED, f"disabled by the disable list ({DISABLE})"
+
+    def blocked(record: PluginRecord) -> str | None:
+        if settings.is_disabled(record.name, record.distribution):
+            return f"disabled by the disable list ({DISABLE})"
+        if not settings.is_allowed(record.name, record.distribution):
+            return f"not in the allowlist ({LOAD})"
+        return None
+
+    verdicts = [(entry_point, record, blocked(record)) for entry_point, record in found]
+    wanted: dict[str, list[PluginRecord]] = defaultdict(list)
+    for _, record, reason in verdicts:
+        if reason is None:
+            wanted[record.name].append(record)
+    selected: list[Found] = []
+    for entry_point, record, reason in verdicts:
+        rivals = [r for r in wanted[record.name] if r is not record]
+        if reason is not None:
+            selected.append(
+                (entry_point, replace(record, status=PluginStatus.BLOCKED, reason=reason))
             )
-        elif not settings.is_allowed(candidate.name, candidate.distribution):
-            verdicts[index] = candidate.record(
-                PluginStatus.BLOCKED, f"not in the allowlist ({LOAD})"
+        elif rivals:
+            others = ", ".join(f"{r.distribution or '?'} {r.version or ''}".strip() for r in rivals)
+            duplicate = (
+                f"entry point {record.name!r} is also declared by {others}; neither is loaded. "
+                f"Uninstall one, or disable one with {DISABLE}={rivals[0].distribution or '...'}"
+            )
+            selected.append(
+                (entry_point, replace(record, status=PluginStatus.DUPLICATE, reason=duplicate))
             )
         else:
-            wanted.append(candidate)
-    by_name: dict[str, list[Candidate]] = defaultdict(list)
-    for candidate in wanted:
-        by_name[candidate.name].append(candidate)
-    for index, candidate in enumerate(candidates):
-        if index in verdicts:
-            continue
-        rivals = [c for c in by_name[candidate.name] if c is not candidate]
-        if not rivals:
-            verdicts[index] = None
-            continue
-        others = ", ".join(f"{c.distribution or '?'} {c.version or ''}".strip() for c in rivals)
-        verdicts[index] = candidate.record(
-            PluginStatus.DUPLICATE,
-            f"entry point {candidate.name!r} is also declared by {others}; neither is loaded. "
-            f"Uninstall one, or disable one with {DISABLE}={rivals[0].distribution or '...'}",
-        )
-    return [(candidate, verdicts[index]) for index, candidate in enumerate(candidates)]
+            selected.append((entry_point, record))
+    return selected

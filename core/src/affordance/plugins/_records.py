@@ -8,7 +8,7 @@ from typing import Literal
 
 from affordance.plugins._contributions import Contribution
 
-__all__ = ["PluginRecord", "PluginStatus", "Source"]
+__all__ = ["UNHEALTHY", "PluginRecord", "PluginStatus", "Source"]
 
 Source = Literal["entry_point", "registered"]
 
@@ -29,6 +29,10 @@ class PluginStatus(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+UNHEALTHY = (PluginStatus.FAILED, PluginStatus.DUPLICATE, PluginStatus.INCOMPATIBLE)
+"""What became of a plugin that should have loaded; strict mode raises for it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,10 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
-from affordance.plugins._records import PluginRecord, PluginStatus
+from affordance.plugins._records import UNHEALTHY, PluginRecord
 from affordance.plugins._targets import (
     build_codec,
     build_serializer,
@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from affordance.tools.hosted import HostedToolCodec
 
 __all__ = ["Decision", "Registry"]
+
+T = TypeVar("T")
 
 _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
     "codec": CodecConflictError,
@@ -98,7 +100,7 @@ class Registry:
         self._pins = dict(pins or {})
         self._lock = threading.RLock()
         self._decided: dict[ContributionKey, Decision | None] = {}
-        self._loaded: dict[tuple[ContributionKey, str], Any] = {}
+        self._loaded: dict[tuple[ContributionKey, Callable[[Contribution], Any]], Any] = {}
         self._unmet: dict[str, str | None] = {}
 
     # -- what is there -----------------------------------------------------------------------
@@ -128,11 +130,9 @@ class Registry:
         that names no candidate; both are raised again on every use, never cached away.
         """
         with self._lock:
-            if key in self._decided:
-                return self._decided[key]
-            decided = self._decide(key)
-            self._decided[key] = decided
-            return decided
+            if key not in self._decided:
+                self._decided[key] = self._decide(key)
+            return self._decided[key]
 
     def resolve(self, key: ContributionKey) -> Contribution | None:
         """The contribution that wins ``key`` (None if nobody contributes it); see
@@ -198,29 +198,19 @@ class Registry:
                 self._unmet[sdk] = unmet_reason(sdk)
             return self._unmet[sdk]
 
-    def _usable(self, key: ContributionKey) -> Contribution | None:
-        chosen = self.resolve(key)
-        if chosen is None:
-            return None
-        reason = self.unavailable_reason(chosen)
-        if reason is not None:
-            raise PluginUnavailableError(f"{key} from {chosen.origin} is unavailable: {reason}")
-        return chosen
-
-    def _load(
-        self, key: ContributionKey, build: Callable[[Contribution], Any], part: str = ""
-    ) -> Any:
-        """What ``build`` makes of the winner of ``key``, once (never None); None when nobody
-        contributes ``key``. ``part`` tells apart several things built from one contribution
-        (a hosted tool kind's config and output types)."""
+    def _load(self, key: ContributionKey, build: Callable[[Contribution], T]) -> T | None:
+        """What ``build`` makes of the winner of ``key``, once per builder (a hosted tool kind's
+        config and output types are two); None when nobody contributes ``key``."""
         with self._lock:
-            if (key, part) in self._loaded:
-                return self._loaded[key, part]
-            chosen = self._usable(key)
+            if (key, build) in self._loaded:
+                return cast("T", self._loaded[key, build])
+            chosen = self.resolve(key)
             if chosen is None:
                 return None
-            value = build(chosen)
-            self._loaded[key, part] = value
+            reason = self.unavailable_reason(chosen)
+            if reason is not None:
+                raise PluginUnavailableError(f"{key} from {chosen.origin} is unavailable: {reason}")
+            value = self._loaded[key, build] = build(chosen)
             return value
 
     # -- providers -----------------------------------------------------------------------------
@@ -235,7 +225,7 @@ class Registry:
 
     def adapter_class(self, name: str) -> type[Evaluator]:
         """The adapter class of provider ``name``, imported now if it was not yet."""
-        adapter: type[Evaluator] | None = self._load(ContributionKey.provider(name), import_adapter)
+        adapter = self._load(ContributionKey.provider(name), import_adapter)
         if adapter is None:
             raise UnknownProviderError(self._describe_unknown_provider(name))
         return adapter
@@ -258,15 +248,12 @@ class Registry:
                 available.append(provider)
             else:
                 unavailable.append(f"{provider} ({'; '.join(sorted(r for r in reasons if r))})")
-        parts = [f"no provider named {name!r}."]
-        parts.append(f"Available: {', '.join(available)}." if available else "Available: none.")
+        parts = [f"no provider named {name!r}.", f"Available: {', '.join(available) or 'none'}."]
         if unavailable:
             parts.append(f"Unavailable: {', '.join(unavailable)}.")
         if not available and not unavailable:
             parts.append("Install a provider plugin, e.g. `pip install affordance-openai`.")
-        troubled = [
-            r for r in self._records if r.status not in (PluginStatus.LOADED, PluginStatus.BLOCKED)
-        ]
+        troubled = [r for r in self._records if r.status in UNHEALTHY]
         if troubled:
             names = "; ".join(f"{r.label} {r.status}: {r.reason}" for r in troubled)
             parts.append(f"Plugins not loaded: {names}. Run `affordance plugins` for details.")
@@ -278,10 +265,7 @@ class Registry:
         """The codec for hosted tool ``kind`` on ``provider``, built on first use; None when no
         plugin offers one. Raises :class:`CodecConflictError` for a tie and
         :class:`PluginUnavailableError` when the chosen codec's SDK or import fails."""
-        codec: HostedToolCodec[Any, Any] | None = self._load(
-            ContributionKey.codec(provider, kind), build_codec
-        )
-        return codec
+        return self._load(ContributionKey.codec(provider, kind), build_codec)
 
     def providers_supporting(self, kind: str) -> tuple[str, ...]:
         """The providers some plugin offers a codec for ``kind`` on, sorted."""
@@ -298,19 +282,13 @@ class Registry:
     def hosted_tool_config(self, kind: str) -> tuple[type[Any], Contribution] | None:
         """The config type registered for hosted tool ``kind`` and who registered it, imported
         on first use; None when no plugin defines the kind."""
-        found: tuple[type[Any], Contribution] | None = self._load(
-            ContributionKey.hosted_tool_kind(kind), import_config, "config"
-        )
-        return found
+        return self._load(ContributionKey.hosted_tool_kind(kind), import_config)
 
     def hosted_tool_output(self, kind: str) -> tuple[type[Any], Contribution] | None:
         """The output type registered for hosted tool ``kind`` — what its codecs'
         ``parse_output`` must return — and who registered it; None when no plugin defines the
         kind. Imported on first use, apart from the config type: the first output read."""
-        found: tuple[type[Any], Contribution] | None = self._load(
-            ContributionKey.hosted_tool_kind(kind), import_output, "output"
-        )
-        return found
+        return self._load(ContributionKey.hosted_tool_kind(kind), import_output)
 
     @overload
     def serializer(self, provider: str, role: Literal["tool"]) -> ToolSerializer | None: ...

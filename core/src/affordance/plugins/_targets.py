@@ -13,13 +13,14 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from affordance.plugins._collect import safe_repr
+from affordance.plugins._collect import describe, safe_repr
 from affordance.plugins.errors import PluginUnavailableError
 from affordance.plugins.specs import HostedToolKindSpec
 
 if TYPE_CHECKING:
     from affordance.plugins._contributions import Contribution
     from affordance.runtime.loop.evaluator import Evaluator
+    from affordance.tools.hosted import HostedToolCodec
 
 __all__ = ["build_codec", "build_serializer", "import_adapter", "import_config", "import_output"]
 
@@ -37,7 +38,7 @@ def _isolated(contribution: Contribution, failed: str, call: Callable[[], T]) ->
         raise
     except BaseException as exc:  # plugin code: even sys.exit() makes it unavailable
         raise PluginUnavailableError(
-            f"{contribution.key} from {contribution.origin}{failed} {type(exc).__name__}: {exc}"
+            f"{contribution.key} from {contribution.origin}{failed} {describe(exc)}"
         ) from exc
 
 
@@ -89,9 +90,9 @@ def _codec_problem(codec: Any, kind: str) -> str | None:
     return None if codec.kind == kind else f"has kind {codec.kind!r}"
 
 
-def build_codec(chosen: Contribution) -> Any:
+def build_codec(chosen: Contribution) -> HostedToolCodec[Any, Any]:
     """A hosted tool codec from its factory, checked for the codec protocol and its kind."""
-    codec = _build(chosen)
+    codec: HostedToolCodec[Any, Any] = _build(chosen)
     kind = chosen.key.parts[1]
     problem = _check(chosen, lambda: _codec_problem(codec, kind))
     if problem is not None:

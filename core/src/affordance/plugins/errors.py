@@ -66,15 +66,12 @@ class ConflictError(PluginError):
         self.key = key
         self.candidates = tuple(candidates)
         origins = " and ".join(c.origin for c in self.candidates)
-        priority = self.candidates[0].priority if self.candidates else 0
-        first = self.candidates[0] if self.candidates else None
-        pin_with = first.pin_name if first is not None else "DIST"
-        disable = self.candidates[-1].pin_name if self.candidates else "DIST"
+        first, last = self.candidates[0], self.candidates[-1]  # a tie has two or more
         message = (
-            f"{key} is contributed by {origins}, all with priority {priority}. "
-            f'Choose one: pin it with AFFORDANCE_PIN="{key.pin_text}={pin_with}" '
-            f"(or host.pin({key.pin_argument}, dist={pin_with!r})), "
-            f"or disable the other with AFFORDANCE_DISABLE_PLUGINS={disable}"
+            f"{key} is contributed by {origins}, all with priority {first.priority}. "
+            f'Choose one: pin it with AFFORDANCE_PIN="{key.pin_text}={first.pin_name}" '
+            f"(or host.pin({key.pin_argument}, dist={first.pin_name!r})), "
+            f"or disable the other with AFFORDANCE_DISABLE_PLUGINS={last.pin_name}"
         )
         super().__init__(message)
 

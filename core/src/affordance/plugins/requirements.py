@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = [
     "canonical_name",
     "installed_version",
-    "is_unconditional",
     "parse_requirement",
     "unmet_clauses",
     "unmet_reason",
@@ -47,11 +46,6 @@ def parse_requirement(text: str) -> Requirement:
         raise PluginConfigError(
             f"{text!r} is not a requirement like 'openai>=1.66,<4': {exc}"
         ) from None
-
-
-def is_unconditional(requirement: Requirement) -> bool:
-    """Whether ``requirement`` applies to every install (no marker, so not an extra's)."""
-    return requirement.marker is None
 
 
 def installed_version(name: str) -> str | None:

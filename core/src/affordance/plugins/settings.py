@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._contributions import ContributionKey
@@ -100,9 +100,7 @@ def _pins(
                 )
             pins[ContributionKey.parse(key_text)] = dist.strip()
         return pins
-    for key, dist in raw.items():
-        pins[ContributionKey.coerce(key)] = dist
-    return pins
+    return {ContributionKey.coerce(key): dist for key, dist in raw.items()}
 
 
 class PluginOptions(TypedDict, total=False):
@@ -162,23 +160,19 @@ class PluginSettings:
         unknown = sorted(set(options) - set(PluginOptions.__annotations__))
         if unknown:
             raise TypeError(f"unknown plugin option(s) {', '.join(unknown)}")
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {k: v for k, v in options.items() if v is not None}
         for name in ("disable", "load"):
-            if isinstance(options.get(name), str):
+            if isinstance(changes.get(name), str):
                 raise PluginConfigError(f"{name}= takes a list of names, not a string")
-        if options.get("autoload") is not None:
-            changes["autoload"] = options["autoload"]
-        if options.get("strict") is not None:
-            changes["strict"] = options["strict"]
-        if (disable := options.get("disable")) is not None:
-            changes["disable"] = self.disable | _names(disable)
-        if (load := options.get("load")) is not None:
-            changes["load"] = _names(load)
-        if (pins := options.get("pins")) is not None:
-            changes["pins"] = MappingProxyType({**self.pins, **_pins(pins)})
-        if (import_timeout := options.get("import_timeout")) is not None:
-            changes["import_timeout"] = _seconds(import_timeout, "import_timeout")
-        return replace(self, **changes)  # type: ignore[arg-type]
+        if "disable" in changes:
+            changes["disable"] = self.disable | _names(changes["disable"])
+        if "load" in changes:
+            changes["load"] = _names(changes["load"])
+        if "pins" in changes:
+            changes["pins"] = MappingProxyType({**self.pins, **_pins(changes["pins"])})
+        if "import_timeout" in changes:
+            changes["import_timeout"] = _seconds(changes["import_timeout"], "import_timeout")
+        return replace(self, **changes)
 
     def is_disabled(self, *names: str | None) -> bool:
         return any(name is not None and canonical_name(name) in self.disable for name in names)

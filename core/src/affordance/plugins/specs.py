@@ -31,34 +31,41 @@ SERIALIZER_ROLES = ("tool", "tool_result", "output")
 (``ToolResultSerializer``), ``output`` (``OutputSerializer``)."""
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
-_PROVIDER = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-_KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
-_TARGET = re.compile(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+# Each field shape: the pattern a value must match in full, and how a message names it.
+_PROVIDER = (
+    re.compile(r"[a-z0-9][a-z0-9_-]{0,63}"),
+    "a provider name matching ^[a-z0-9][a-z0-9_-]{0,63}$",
+)
+_KIND = (re.compile(r"[a-z][a-z0-9_]{0,63}"), "a kind matching ^[a-z][a-z0-9_]{0,63}$")
+_ROLE = (re.compile("|".join(SERIALIZER_ROLES)), f"one of {', '.join(SERIALIZER_ROLES)}")
+_TARGET = (
+    re.compile(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*"),
+    "a dotted path 'package.module:Attribute'",
+)
 
 
-def _check(spec: object, field: str, value: object, pattern: re.Pattern[str], shape: str) -> None:
-    if not isinstance(value, str) or pattern.fullmatch(value) is None:
-        raise InvalidSpecError(f"{type(spec).__name__}.{field} must be {shape}, got {value!r}")
-
-
-def _check_common(spec: object, priority: object, api: object, sdk: object = None) -> None:
-    for field, value in (("priority", priority), ("api", api)):
+def _check(spec: object, **shapes: tuple[re.Pattern[str], str]) -> None:
+    """Check the named string fields against their shapes, then ``priority``, ``api`` and any
+    ``sdk``, which every spec has or may have."""
+    name = type(spec).__name__
+    for field, (pattern, shape) in shapes.items():
+        value = getattr(spec, field)
+        if not isinstance(value, str) or pattern.fullmatch(value) is None:
+            raise InvalidSpecError(f"{name}.{field} must be {shape}, got {value!r}")
+    for field in ("priority", "api"):
+        value = getattr(spec, field)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidSpecError(f"{type(spec).__name__}.{field} must be an int, got {value!r}")
+            raise InvalidSpecError(f"{name}.{field} must be an int, got {value!r}")
+    sdk = getattr(spec, "sdk", None)
     if sdk is not None:
         if not isinstance(sdk, str):
-            raise InvalidSpecError(f"{type(spec).__name__}.sdk must be a string, got {sdk!r}")
+            raise InvalidSpecError(f"{name}.sdk must be a string, got {sdk!r}")
         try:
             parse_requirement(sdk)
         except PluginConfigError as exc:
             raise InvalidSpecError(
-                f"{type(spec).__name__}.sdk must be a requirement like 'openai>=1.66,<4': {exc}"
+                f"{name}.sdk must be a requirement like 'openai>=1.66,<4': {exc}"
             ) from None
-
-
-_PROVIDER_SHAPE = "a provider name matching ^[a-z0-9][a-z0-9_-]{0,63}$"
-_KIND_SHAPE = "a kind matching ^[a-z][a-z0-9_]{0,63}$"
-_TARGET_SHAPE = "a dotted path 'package.module:Attribute'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +89,7 @@ class ProviderSpec:
     api_key_env: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _check(self, "name", self.name, _PROVIDER, _PROVIDER_SHAPE)
-        _check(self, "adapter", self.adapter, _TARGET, _TARGET_SHAPE)
-        _check_common(self, self.priority, self.api, self.sdk)
+        _check(self, name=_PROVIDER, adapter=_TARGET)
         names: object = self.api_key_env
         if not isinstance(names, tuple) or not all(
             isinstance(n, str) and _ENV_NAME.fullmatch(n) for n in names
@@ -107,10 +112,7 @@ class HostedToolKindSpec:
     priority: int = 0
 
     def __post_init__(self) -> None:
-        _check(self, "kind", self.kind, _KIND, _KIND_SHAPE)
-        _check(self, "config", self.config, _TARGET, _TARGET_SHAPE)
-        _check(self, "output", self.output, _TARGET, _TARGET_SHAPE)
-        _check_common(self, self.priority, self.api)
+        _check(self, kind=_KIND, config=_TARGET, output=_TARGET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +133,7 @@ class CodecSpec:
     api: int = PLUGIN_API
 
     def __post_init__(self) -> None:
-        _check(self, "provider", self.provider, _PROVIDER, _PROVIDER_SHAPE)
-        _check(self, "kind", self.kind, _KIND, _KIND_SHAPE)
-        _check(self, "factory", self.factory, _TARGET, _TARGET_SHAPE)
-        _check_common(self, self.priority, self.api, self.sdk)
+        _check(self, provider=_PROVIDER, kind=_KIND, factory=_TARGET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,11 +151,4 @@ class SerializerSpec:
     api: int = PLUGIN_API
 
     def __post_init__(self) -> None:
-        _check(self, "provider", self.provider, _PROVIDER, _PROVIDER_SHAPE)
-        if self.role not in SERIALIZER_ROLES:
-            raise InvalidSpecError(
-                f"SerializerSpec.role must be one of {', '.join(SERIALIZER_ROLES)}, "
-                f"got {self.role!r}"
-            )
-        _check(self, "factory", self.factory, _TARGET, _TARGET_SHAPE)
-        _check_common(self, self.priority, self.api)
+        _check(self, provider=_PROVIDER, role=_ROLE, factory=_TARGET)
