@@ -307,26 +307,30 @@ def test_a_durable_run_refuses_a_cost_limit_before_it_starts(ledger: Ledger) -> 
         )
 
 
-def test_a_durable_run_sends_a_rejected_answer_back_as_evaluate_does(
-    temporal_server: DevServer, ledger: Ledger, task_queue: str
-) -> None:
+def durable_and_plain(
+    server: DevServer, ledger: Ledger, task_queue: str, prompt: str, task: Task
+) -> tuple[PromptResponse[Any], PromptResponse[Any]]:
+    """The responses of ``prompt`` run durably and under ``aevaluate``, on the same model."""
+
     async def scenario() -> tuple[PromptResponse[Any], PromptResponse[Any]]:
-        client = await Client.connect(temporal_server.address)
+        client = await Client.connect(server.address)
         registry = make_registry(ledger)
         async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
             handle = await start_run(
-                client,
-                registry,
-                CHECKED,
-                Task("checked"),
-                task_queue=task_queue,
-                workflow_id=workflow_id(),
+                client, registry, prompt, task, task_queue=task_queue, workflow_id=workflow_id()
             )
             durable = await handle.result()
-        plain = await make_adapter().aevaluate(registry.prompt(CHECKED), Task("checked"))
-        return durable, plain
+        return durable, await make_adapter().aevaluate(registry.prompt(prompt), task)
 
-    durable, plain = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_durable_run_sends_a_rejected_answer_back_as_evaluate_does(
+    temporal_server: DevServer, ledger: Ledger, task_queue: str
+) -> None:
+    durable, plain = durable_and_plain(
+        temporal_server, ledger, task_queue, CHECKED, Task("checked")
+    )
 
     assert durable.output == plain.output == Count(2)
     assert durable.turns == plain.turns == 2
@@ -364,24 +368,9 @@ def test_a_nested_prompts_usage_counts_in_a_durable_run_as_in_aevaluate(
     temporal_server: DevServer, ledger: Ledger, task_queue: str
 ) -> None:
     """The clerk's nested run answers in a tool activity; what it spent reaches the run."""
-
-    async def scenario() -> tuple[PromptResponse[Any], PromptResponse[Any]]:
-        client = await Client.connect(temporal_server.address)
-        registry = make_registry(ledger)
-        async with durable_worker(client, registry, task_queue=task_queue, adapter=make_adapter()):
-            handle = await start_run(
-                client,
-                registry,
-                DELEGATING,
-                Task("delegate-look"),
-                task_queue=task_queue,
-                workflow_id=workflow_id(),
-            )
-            durable = await handle.result()
-        plain = await make_adapter().aevaluate(registry.prompt(DELEGATING), Task("delegate-look"))
-        return durable, plain
-
-    durable, plain = asyncio.run(scenario())
+    durable, plain = durable_and_plain(
+        temporal_server, ledger, task_queue, DELEGATING, Task("delegate-look")
+    )
 
     assert durable.text == plain.text == "nothing to do"
     # two outer requests (10, 5 each) and the nested one (7, 3)
