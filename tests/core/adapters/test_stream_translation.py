@@ -19,8 +19,11 @@ from affordance.adapters import (
     SseEvent,
     StreamTranslator,
     TextPiece,
+    ToolCallArguments,
     ToolCallBegun,
+    TurnEnd,
     UnusableResponseError,
+    Usage,
     event_field,
 )
 
@@ -107,3 +110,49 @@ def test_a_second_call_is_refused_with_the_formats_words_and_its_index() -> None
 def test_a_translator_says_whether_the_request_declared_hosted_tools() -> None:
     assert Lines().hosted is False
     assert Lines(hosted=True).hosted is True
+
+
+def test_the_turn_end_carries_the_finish_reason_in_the_cores_words_and_what_was_kept() -> None:
+    lines = Lines()
+    lines.response_id, lines.response_model = "r1", "m-2026"
+    usage = Usage(input_tokens=3, output_tokens=2)
+
+    end = lines.turn_end(usage, "max_tokens", {"max_tokens": "length"})
+
+    assert end == TurnEnd(usage, "length", "r1", response_model="m-2026")
+    assert lines.turn_end(usage, None, {}).finish_reason == "stop"
+
+
+def test_a_turn_that_began_a_call_ends_with_tool_calls_whatever_its_reason() -> None:
+    lines = Lines()
+    lines.begin_call(0, "c1", "f", lacking="")
+
+    assert lines.turn_end(Usage(), "end_turn", {"end_turn": "stop"}).finish_reason == "tool_calls"
+
+
+def test_a_call_streamed_in_fragments_begins_with_the_first_and_gathers_the_rest() -> None:
+    lines = Lines()
+
+    first = lines.call_fragment(0, "c1", "f", '{"a"', lacking="no id")
+    again = lines.call_fragment(0, "c1", None, ": 1}", lacking="no id")
+    silent = lines.call_fragment(0, None, "f", "", lacking="no id")
+
+    assert first == [ToolCallBegun(0, "c1", "f"), ToolCallArguments(0, '{"a"')]
+    assert again == [ToolCallArguments(0, ": 1}")]
+    assert silent == []
+    assert lines.calls == {0: ("c1", "f")}
+
+
+def test_a_first_fragment_without_its_id_and_name_is_refused_with_the_formats_words() -> None:
+    with pytest.raises(UnusableResponseError, match="no id"):
+        Lines().call_fragment(0, None, None, "{}", lacking="no id")
+
+
+def test_a_fragment_naming_another_call_at_an_open_index_is_refused_never_folded_in() -> None:
+    lines = Lines()
+    lines.call_fragment(1, "c1", "f", "", lacking="")
+
+    with pytest.raises(UnusableResponseError, match="at index 1 names another call"):
+        lines.call_fragment(1, "c2", None, "{}", lacking="")
+    with pytest.raises(UnusableResponseError, match="two calls cannot share an index"):
+        lines.call_fragment(1, None, "g", "{}", lacking="")

@@ -403,6 +403,18 @@ def test_a_deadline_bounds_the_http_timeout(
     assert server.requests[0].headers["x-server-timeout"] == "30"
 
 
+def test_a_deadline_never_lengthens_the_clients_own_timeout(
+    server: LoopbackServer, make_adapter: Callable[..., GoogleAdapter], prompt: Any
+) -> None:
+    server.script(PATH, JsonReply(google_text("fast")), JsonReply(google_text("fast")))
+
+    adapter = make_adapter(client_options={"timeout": 5_000})  # milliseconds
+    adapter.evaluate(prompt, deadline=30.0)
+    adapter.evaluate(prompt, deadline=2.0)
+
+    assert [r.headers["x-server-timeout"] for r in server.requests] == ["5", "2"]
+
+
 def test_the_constructor_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="model"):
         GoogleAdapter("")

@@ -3,8 +3,8 @@
 the model (``ProviderAdapter``, the runner users call), the normalized model a provider
 reads and writes (messages, requests, turns, stream deltas), the transports (``StainlessTransport``,
 ``RetryingTransport``), the shared wire toolkit (clients, SSE, raw HTTP responses, decoding,
-encoding, attachments as content parts, runs of messages sharing an entry, strict budgets,
-errors, retries, redaction) and the serializer roles.
+encoding, attachments as content parts, runs of messages sharing an entry, assistant turns
+resent, strict budgets, errors, retries, redaction) and the serializer roles.
 
 A provider plugin imports core only through the facades — this one, ``affordance``,
 ``affordance.plugins``, ``affordance.tools``, ``affordance.prompt``, ``affordance.runtime``,
@@ -55,6 +55,7 @@ from affordance.adapters.raw_http import (
     response_transport_errors,
 )
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
+from affordance.adapters.resent_turn import ResentTurn
 from affordance.adapters.resolution import IdentityCache, SerializerFactories, WireForms
 from affordance.adapters.retry import (
     NO_REQUEST_RETRIES,
@@ -67,6 +68,7 @@ from affordance.adapters.retry import (
     with_retries,
 )
 from affordance.adapters.retrying import Exchange, RetryingTransport
+from affordance.adapters.retrying_sdk import RetryingSdk
 from affordance.adapters.schema_dialect import (
     CONSTRAINT_PHRASES,
     JSON_TYPES,
@@ -194,6 +196,8 @@ __all__ = [
     "RefusalPiece",
     "RequestRetryPolicy",
     "RequestSettings",
+    "ResentTurn",
+    "RetryingSdk",
     "RetryingTransport",
     "RunForm",
     "SchemaCost",

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
-from affordance.adapters.schema_nulls import NullPlan
+from affordance.adapters.schema_nulls import NullPlan, drop_nulls_in_json
 from affordance.adapters.schema_walk import SchemaPath, schema_pointer
 
 __all__ = [
@@ -192,6 +193,20 @@ class ConvertedSchema:
     changed: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
     note: str | None = None
+
+    @property
+    def normalize_arguments(
+        self,
+    ) -> Callable[[str | Mapping[str, Any]], str | dict[str, Any]] | None:
+        """A tool declaration's ``normalize_arguments``: the model's arguments without the nulls
+        that mean absent (``nulls``); None when the schema has none."""
+        return None if self.nulls is None else self.nulls.normalize
+
+    @property
+    def normalize_text(self) -> Callable[[str], str] | None:
+        """An output format's ``normalize_text``: the answer's JSON without the nulls that mean
+        absent; None when the schema has none."""
+        return None if self.nulls is None else partial(drop_nulls_in_json, plan=self.nulls)
 
 
 def change_note(name: str, changed: Collection[str], dropped: Collection[str]) -> str | None:

@@ -9,9 +9,11 @@ so :class:`StreamTranslator` holds them once:
 - the function calls begun, ``(call id, name)`` by the provider's stream index (Chat's
   tool-call ``index``, Responses' ``output_index``, a Messages content block's ``index``): a
   call without a string id and name is refused, and so is a second call begun at an index
-  already used — it cannot be placed, and is never folded into the first;
-- whether a refusal came, and the finish (stop) reason and response id as the provider last
-  reported them, for the :class:`~affordance.runtime.model.deltas.TurnEnd`;
+  already used — it cannot be placed, and is never folded into the first (a call streamed in
+  fragments keyed by index: :meth:`StreamTranslator.call_fragment`);
+- whether a refusal came, and the finish (stop) reason, response id and model as the provider
+  last reported them, for the :class:`~affordance.runtime.model.deltas.TurnEnd`
+  (:meth:`StreamTranslator.turn_end`);
 - whether the request declared hosted tools (``hosted``): the answer's items then go to their
   codecs too (``ProviderItem.hosted``).
 
@@ -30,9 +32,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
-from affordance.adapters.decoding import UnusableResponseError, parse_json
+from affordance.adapters.decoding import UnusableResponseError, finish_reason, parse_json
 from affordance.adapters.sse import SseEvent
-from affordance.runtime.model.deltas import Delta, RefusalPiece, ToolCallBegun
+from affordance.runtime.model.deltas import (
+    Delta,
+    RefusalPiece,
+    ToolCallArguments,
+    ToolCallBegun,
+    TurnEnd,
+)
+from affordance.runtime.model.turn import Usage
 
 __all__ = ["EventHandler", "StreamTranslator", "event_field"]
 
@@ -99,10 +108,40 @@ class StreamTranslator:
         self.calls[index] = (call_id, name)
         return ToolCallBegun(index, call_id, name)
 
+    def call_fragment(
+        self, index: int, call_id: object, name: object, arguments: str, *, lacking: str
+    ) -> list[Delta]:
+        """The deltas of a fragment of the call at ``index``, for a format that streams a call
+        in fragments keyed by index (Chat Completions' ``tool_calls``): the first begins the
+        call (:meth:`begin_call`, ``lacking`` saying what an id or name missing means); a later
+        one may repeat its id and name, but naming another call it is a second call at an
+        index still open, which cannot be placed, and is refused. Its ``arguments`` text, when
+        not empty, is more of the call's arguments."""
+        begun = self.calls.get(index)
+        if begun is None:
+            out: list[Delta] = [self.begin_call(index, call_id, name, lacking=lacking)]
+        elif (call_id or begun[0]) != begun[0] or (name or begun[1]) != begun[1]:
+            raise UnusableResponseError(
+                f"a tool call fragment at index {index} names another call than the one "
+                "begun there; two calls cannot share an index"
+            )
+        else:
+            out = []
+        if arguments:
+            out.append(ToolCallArguments(index, arguments))
+        return out
+
     def refusal(self, text: str) -> RefusalPiece:
         """A piece of a refusal, noted: the finish reason may depend on it."""
         self.refused = True
         return RefusalPiece(text)
+
+    def turn_end(self, usage: Usage, reason: Any, names: Mapping[str, str]) -> TurnEnd:
+        """The turn's end: its ``usage``, the provider's finish ``reason`` in the core's words
+        (:func:`~affordance.adapters.decoding.finish_reason` with ``names``: ``tool_calls``
+        whenever a call began), and the response id and model kept so far."""
+        finished = finish_reason(reason, names, calls=bool(self.calls))
+        return TurnEnd(usage, finished, self.response_id, response_model=self.response_model)
 
 
 def event_field(key: str, kind: type[T]) -> Callable[[Mapping[str, Any]], T]:

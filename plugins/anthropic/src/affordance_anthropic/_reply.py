@@ -40,13 +40,11 @@ from affordance.adapters import (
     TextPiece,
     ToolCallArguments,
     ToolCallReady,
-    TurnEnd,
     UnusableResponseError,
     UsageFields,
     describe_error_body,
     event_field,
     expect,
-    finish_reason,
     string_or_none,
 )
 
@@ -141,9 +139,7 @@ class MessagesReply(StreamTranslator):
         out: list[Delta] = []
         if self.reason == "refusal" and isinstance(explanation, str) and explanation:
             out.append(self.refusal(explanation))
-        finished = finish_reason(self.reason, FINISH_REASONS, calls=bool(self.calls))
-        usage = usage_of(self._usage)
-        out.append(TurnEnd(usage, finished, self.response_id, response_model=self.response_model))
+        out.append(self.turn_end(usage_of(self._usage), self.reason, FINISH_REASONS))
         return out
 
     def _message_stop(self, payload: dict[str, Any]) -> list[Delta]:

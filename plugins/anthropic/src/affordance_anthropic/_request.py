@@ -18,10 +18,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
-    AssistantMessage,
     Message,
     ModelRequest,
     RequestSettings,
+    ResentTurn,
     RunForm,
     StrictBudget,
     ToolChoice,
@@ -39,7 +39,7 @@ from affordance_anthropic._attachments import user_blocks, with_attachments
 if TYPE_CHECKING:
     from affordance.adapters import ProviderModel
 
-__all__ = ["STRICT_BUDGET", "PreparedRequest", "build_body", "is_content_block"]
+__all__ = ["STRICT_BUDGET", "PreparedRequest", "build_body"]
 
 _BUILT_FIELDS = frozenset(
     {"model", "max_tokens", "messages", "system", "tools", "tool_choice", "temperature", "stream"}
@@ -65,6 +65,24 @@ _BLOCK_TYPES = frozenset(
 )
 
 
+_ASSISTANT_BLOCKS = ResentTurn(
+    types=_BLOCK_TYPES,
+    suffix="_tool_result",  # hosted tools' results: web_search_tool_result...
+    text_type="text",
+    call_type="tool_use",
+    call_id="id",
+    text=lambda text: {"type": "text", "text": text},
+    call=lambda call: {
+        "type": "tool_use",
+        "id": call.id,
+        "name": call.name,
+        "input": arguments_json(call),
+    },
+    text_first=True,
+)
+"""A turn's own content blocks, unchanged and in order, then whatever they lack (a turn
+recorded by another provider, or built by hand, has no Anthropic blocks)."""
+
 STRICT_BUDGET = StrictBudget(tools=20, optional=24, unions=16, schema_field="input_schema")
 """What one request may spend on strict tools (*docs*: more is refused with a 400); a strict
 declaration that would overspend it is sent without ``strict`` rather than refused."""
@@ -80,12 +98,6 @@ class PreparedRequest(WirePreparedRequest):
     """
 
     continued: tuple[Mapping[str, Any], ...] = ()
-
-
-def is_content_block(item: Mapping[str, Any]) -> bool:
-    """Whether a provider item is one of Anthropic's assistant content blocks (to resend)."""
-    kind = item.get("type")
-    return isinstance(kind, str) and (kind in _BLOCK_TYPES or kind.endswith("_tool_result"))
 
 
 def build_body(
@@ -169,7 +181,7 @@ def _form(message: Message, model: ProviderModel) -> RunForm[Mapping[str, Any], 
             block = with_attachments(block, message.attachments)
         blocks = [block]
     else:
-        role, blocks = "assistant", assistant_blocks(message)
+        role, blocks = "assistant", _ASSISTANT_BLOCKS.items(message)
     return RunForm(role, tuple(blocks), _entry(role, list(blocks)))
 
 
@@ -181,18 +193,3 @@ def _entry(role: str, content: list[Any]) -> dict[str, Any]:
     if len(content) == 1 and content[0].get("type") == "text" and len(content[0]) == 2:
         return {"role": role, "content": content[0]["text"]}
     return {"role": role, "content": content}
-
-
-def assistant_blocks(message: AssistantMessage) -> list[Mapping[str, Any]]:
-    """The turn's own content blocks, unchanged and in order, then whatever they lack (a turn
-    recorded by another provider, or built by hand, has no Anthropic blocks)."""
-    blocks = [item for item in message.provider_items if is_content_block(item)]
-    echoed_calls = {block.get("id") for block in blocks if block["type"] == "tool_use"}
-    if message.text and not any(block["type"] == "text" for block in blocks):
-        blocks.insert(0, {"type": "text", "text": message.text})
-    blocks.extend(
-        {"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_json(call)}
-        for call in message.tool_calls
-        if call.id not in echoed_calls
-    )
-    return blocks

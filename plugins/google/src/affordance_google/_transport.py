@@ -24,13 +24,14 @@ from affordance.adapters import (
     HttpFailure,
     IdentityCache,
     ModelRequest,
+    RetryingSdk,
     SdkFailures,
     require_api_key,
     retry_after_seconds,
 )
 from affordance_google.plugin import API_KEY_VARIABLES
 
-__all__ = ["FAILURES", "Exchange", "client_from_environment"]
+__all__ = ["FAILURES", "SDK", "Exchange", "client_from_environment"]
 
 
 class _Route:
@@ -77,12 +78,16 @@ class Exchange:
         )
         # The SDK merges a client-level ``extra_body`` into the body in place: it gets a copy
         # then (our declarations are shared between requests).
-        extra = getattr(api._http_options, "extra_body", None)
+        client_options = api._http_options
+        extra = getattr(client_options, "extra_body", None)
         sent = copy.deepcopy(body) if extra else dict(body)
         options = route.options
         remaining = request.timeout()
         if remaining is not None:  # the deadline bounds the HTTP timeout (milliseconds)
             timeout = max(1, int(remaining * 1000))
+            own = client_options.timeout  # the client's own timeout, when shorter, stays
+            if isinstance(own, int) and 0 < own < timeout:
+                timeout = own
             options = (
                 types.HttpOptions(timeout=timeout)
                 if options is None
@@ -158,3 +163,12 @@ def client_from_environment() -> genai.Client:
         "GOOGLE_CLOUD_LOCATION for Vertex AI)",
     )
     return genai.Client()
+
+
+SDK = RetryingSdk(  # a Client's .aio is its async side: with no client, one serves both paths
+    genai.Client,
+    AsyncClient,
+    FAILURES,
+    build=client_from_environment,
+    async_of=lambda client: client.aio,
+)

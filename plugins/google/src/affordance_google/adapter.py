@@ -16,14 +16,11 @@ from google.genai.client import AsyncClient
 
 from affordance.adapters import (
     AttachmentSupport,
-    ClientPair,
     ModelRequest,
     ProviderAdapter,
     RequestRetryPolicy,
     RequestSettings,
-    RetryingTransport,
     SerializerFactories,
-    SharedClient,
     Translate,
     WireModel,
 )
@@ -32,7 +29,7 @@ from affordance.tools import Tool
 from affordance_google._attachments import GEMINI_ATTACHMENTS
 from affordance_google._reply import Reading
 from affordance_google._request import PreparedRequest, build_body
-from affordance_google._transport import FAILURES, Exchange, client_from_environment
+from affordance_google._transport import SDK, Exchange
 from affordance_google.serializers import (
     GoogleOutputSerializer,
     GoogleToolResultSerializer,
@@ -43,9 +40,6 @@ __all__ = ["GoogleAdapter", "GoogleModel"]
 
 DEFAULT_API_VERSION = "v1beta"
 """The Developer API version the adapter calls unless told otherwise (``api_version=``)."""
-
-DEVELOPER_API_URL = "https://generativelanguage.googleapis.com/"
-"""The Gemini Developer API's base URL, ``google-genai``'s default."""
 
 
 class GoogleModel(WireModel[PreparedRequest]):
@@ -75,15 +69,11 @@ class GoogleModel(WireModel[PreparedRequest]):
         return Reading(prepared)
 
     def endpoint(self, *, asynchronous: bool) -> str | None:
-        """The base URL the client's api client sends to (``_http_options.base_url``: the
-        ``base_url`` it was given, else the Developer API's or the Vertex AI region's); a
-        ``google-genai`` client has no ``base_url`` of its own."""
+        """The base URL the client's api client sends to (``_http_options.base_url``, which the
+        SDK always sets: the ``base_url`` it was given, else the Developer API's or the Vertex AI
+        region's); a ``google-genai`` client has no ``base_url`` of its own."""
         client = self.clients.async_client() if asynchronous else self.clients.sync_client()
-        api = getattr(client, "_api_client", None)
-        url = getattr(getattr(api, "_http_options", None), "base_url", None)
-        if isinstance(url, str) and url:
-            return url
-        return None if api is None or getattr(api, "vertexai", False) else DEVELOPER_API_URL
+        return client._api_client._http_options.base_url or None
 
 
 class GoogleAdapter(ProviderAdapter[GoogleModel]):
@@ -126,23 +116,13 @@ class GoogleAdapter(ProviderAdapter[GoogleModel]):
         settings = RequestSettings.of(
             model, max_output_tokens, temperature, extra_body, limit="max_output_tokens"
         )
-        if isinstance(client, genai.Client) and async_client is None:
-            async_client = client.aio
-        environment = SharedClient(client_from_environment)  # one client for both paths
-        clients = ClientPair.of(
+        clients, transport = SDK.connect(  # one attempt at a time through the SDK's HTTP layer
             client,
             async_client,
-            provider=self.name,
-            sync_type=genai.Client,
-            async_type=AsyncClient,
-            build_sync=environment,
-            build_async=lambda: environment().aio,
+            Exchange(model, api_version),
+            clock=clock if clock is not None else self.executor_of(options).clock,
+            retry=retry,
             close_clients=close_clients,
-        )
-        policy = retry if retry is not None else RequestRetryPolicy()
-        waits_on = clock if clock is not None else self.executor_of(options).clock
-        transport = RetryingTransport.of(  # one attempt at a time through the SDK's HTTP layer
-            Exchange(model, api_version), clients, FAILURES, policy=policy, clock=waits_on
         )
         super().__init__(GoogleModel(settings, clients, transport), **options)
         self.model, self.api_version = model, api_version

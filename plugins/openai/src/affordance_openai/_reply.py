@@ -45,14 +45,12 @@ from affordance.adapters import (
     TextPiece,
     ToolCallArguments,
     ToolCallReady,
-    TurnEnd,
     UnusableResponseError,
     Usage,
     UsageFields,
     describe_error_body,
     event_field,
     expect,
-    finish_reason,
     parse_json,
     string_or_none,
 )
@@ -141,10 +139,10 @@ class ResponsesReply(StreamTranslator):
             reason = (details.get("reason") if isinstance(details, dict) else None) or "incomplete"
         else:
             reason = "refusal" if self.refused else None
-        finished = finish_reason(reason, _INCOMPLETE_REASONS, calls=bool(self.calls))
+        self.response_id = string_or_none(response.get("id"))
+        self.response_model = string_or_none(response.get("model")) or self.response_model
         usage = _responses_usage(response.get("usage"))
-        model = string_or_none(response.get("model")) or self.response_model
-        return (TurnEnd(usage, finished, string_or_none(response.get("id")), response_model=model),)
+        return (self.turn_end(usage, reason, _INCOMPLETE_REASONS),)
 
     def created(self, response: Any) -> Sequence[Delta]:
         """The response begins (``response.created``): the model it names kept, in case the
@@ -294,23 +292,10 @@ class ChatReply(StreamTranslator):
             return []  # custom (grammar) tools are never declared by this adapter
         problem = "a tool call fragment's function is not an object"
         function = expect(fragment.get("function") or {}, dict, problem)
-        out: list[Delta] = []
         call_id, name = fragment.get("id"), function.get("name")
-        begun = self.calls.get(index)
-        if begun is None:
-            lacking = "a tool call's first fragment lacks its id or name"
-            out.append(self.begin_call(index, call_id, name, lacking=lacking))
-        elif (call_id or begun[0]) != begun[0] or (name or begun[1]) != begun[1]:
-            # A later fragment may repeat its call's id and name; naming another call, it is
-            # a second call at an index still open, which cannot be placed.
-            raise UnusableResponseError(
-                f"a tool call fragment at index {index} names another call than the one "
-                "begun there; two calls cannot share an index"
-            )
         arguments = _arguments(function.get("arguments"))
-        if arguments:
-            out.append(ToolCallArguments(index, arguments))
-        return out
+        lacking = "a tool call's first fragment lacks its id or name"
+        return self.call_fragment(index, call_id, name, arguments, lacking=lacking)
 
     def finish(self) -> list[Delta]:
         """The end of the answer: each call ready, the hosted item, the turn's end."""
@@ -322,10 +307,7 @@ class ChatReply(StreamTranslator):
             item["annotations"] = self._annotations
             out.append(ProviderItem(item, echo=False, hosted=True))
         reason = "refusal" if self.refused else self.reason
-        finished = finish_reason(reason, _FINISH_REASONS, calls=bool(self.calls))
-        out.append(
-            TurnEnd(self._usage, finished, self.response_id, response_model=self.response_model)
-        )
+        out.append(self.turn_end(self._usage, reason, _FINISH_REASONS))
         return out
 
 

@@ -29,6 +29,7 @@ from affordance.adapters import (
     ModelRequest,
     PreparedRequest,
     RequestSettings,
+    ResentTurn,
     ToolCall,
     ToolResultMessage,
     Translate,
@@ -182,18 +183,6 @@ _ECHOED_TYPES = frozenset(
 )
 
 
-def _output_items(message: AssistantMessage) -> list[Mapping[str, Any]]:
-    """A Responses turn: its own output items, in order, then whatever they lack (a turn recorded
-    by another provider or built by hand has no Responses items)."""
-    items = [item for item in message.provider_items if _is_output_item(item)]
-    has_message = any(item["type"] == "message" for item in items)
-    echoed_calls = {item.get("call_id") for item in items if item["type"] == "function_call"}
-    if message.text and not has_message:
-        items.append({"role": "assistant", "content": message.text})
-    items.extend(_function_call(call) for call in message.tool_calls if call.id not in echoed_calls)
-    return items
-
-
 def _function_call(call: ToolCall) -> Mapping[str, Any]:
     return {
         "type": "function_call",
@@ -203,9 +192,17 @@ def _function_call(call: ToolCall) -> Mapping[str, Any]:
     }
 
 
-def _is_output_item(item: Mapping[str, Any]) -> bool:
-    kind = item.get("type")
-    return isinstance(kind, str) and (kind in _ECHOED_TYPES or kind.endswith("_call"))
+_OUTPUT_ITEMS = ResentTurn(
+    types=_ECHOED_TYPES,
+    suffix="_call",  # hosted tools' calls: web_search_call, code_interpreter_call...
+    text_type="message",
+    call_type="function_call",
+    call_id="call_id",
+    text=lambda text: {"role": "assistant", "content": text},
+    call=_function_call,
+)
+"""A Responses turn: its own output items, in order, then whatever they lack (a turn recorded
+by another provider or built by hand has no Responses items)."""
 
 
 def _function_output(message: ToolResultMessage, output: Any) -> Mapping[str, Any]:
@@ -225,7 +222,7 @@ RESPONSES = ApiShape(
     content=responses_content,
     tool_result=_function_output,
     results_attachments=lambda results: (),  # a function_call_output holds its own
-    assistant=_output_items,
+    assistant=_OUTPUT_ITEMS.items,
     function=lambda function: {"type": "function", **function},
     output_key="text",
     output_format=lambda output: {"format": {"type": "json_schema", **output}},

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from affordance.adapters import (
@@ -24,7 +23,6 @@ from affordance.adapters import (
     ToolDeclaration,
     ToolResultMessage,
     convert_schema,
-    drop_nulls_in_json,
 )
 from affordance.tools import Tool
 from affordance_openai._schema import STRICT
@@ -45,8 +43,7 @@ class OpenAIToolSerializer:
             "parameters": converted.schema,
             "strict": converted.strict,
         }
-        normalize = None if converted.nulls is None else converted.nulls.normalize
-        return ToolDeclaration(function, normalize, converted.reason)
+        return ToolDeclaration(function, converted.normalize_arguments, converted.reason)
 
 
 class OpenAIToolResultSerializer:
@@ -62,10 +59,7 @@ class OpenAIOutputSerializer:
     def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
         converted = convert_schema(schema, STRICT)
         wire = {"name": _wire_name(name), "schema": converted.schema, "strict": converted.strict}
-        normalize = (
-            None if converted.nulls is None else partial(drop_nulls_in_json, plan=converted.nulls)
-        )
-        return OutputFormat(wire, normalize)
+        return OutputFormat(wire, converted.normalize_text)
 
 
 def _wire_name(name: str) -> str:
