@@ -100,7 +100,7 @@ from affordance.adapters.schema_walk import (
 )
 from affordance.adapters.sdk_failures import HttpFailure, SdkFailures, error_detail
 from affordance.adapters.sse import SseEvent, aread_events, read_events
-from affordance.adapters.stainless import JsonPost
+from affordance.adapters.stainless import JsonPost, bounded_timeout
 from affordance.adapters.stainless_sdk import StainlessSdk
 from affordance.adapters.stream_translation import EventHandler, StreamTranslator, event_field
 from affordance.adapters.strict_budget import StrictBudget, within_strict_budget
@@ -243,6 +243,7 @@ __all__ = [
     "arguments_text",
     "awith_retries",
     "bodies_withheld",
+    "bounded_timeout",
     "check_model",
     "chunks",
     "content_parts",

@@ -26,6 +26,7 @@ from affordance.adapters import (
     ModelRequest,
     RetryingSdk,
     SdkFailures,
+    bounded_timeout,
     require_api_key,
     retry_after_seconds,
 )
@@ -84,10 +85,8 @@ class Exchange:
         options = route.options
         remaining = request.timeout()
         if remaining is not None:  # the deadline bounds the HTTP timeout (milliseconds)
-            timeout = max(1, int(remaining * 1000))
-            own = client_options.timeout  # the client's own timeout, when shorter, stays
-            if isinstance(own, int) and 0 < own < timeout:
-                timeout = own
+            own = client_options.timeout  # the client's own, never lengthened
+            timeout = max(1, int(bounded_timeout(own / 1000 if own else None, remaining) * 1000))
             options = (
                 types.HttpOptions(timeout=timeout)
                 if options is None
