@@ -6,6 +6,7 @@ next request carries it. Offline, with a codec of a kind no plugin registers."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from affordance import (
     PromptTemplate,
     Tool,
     ToolResult,
+    UsageLimitExceeded,
+    UsageLimits,
 )
 from affordance.runtime import (
     ConfirmationRequested,
@@ -31,7 +34,7 @@ from affordance.runtime import (
     deny,
 )
 from affordance.runtime.model.messages import AssistantMessage, ToolResultMessage
-from affordance.runtime.model.turn import ProviderTurn
+from affordance.runtime.model.turn import ProviderTurn, Usage
 from affordance.testing import ScriptedAdapter, text, tool_call
 from affordance.tools import HostedApprovalRequest
 
@@ -304,3 +307,14 @@ def test_streamed_and_async_runs_wait_and_resume_alike() -> None:
     assert first.pending_confirmations == waiting.pending_confirmations == (PENDING,)
     assert events.response is not None
     assert events.response.hosted_outputs == done.hosted_outputs == {"gated": GatedResult(("c1",))}
+
+
+def test_a_run_waiting_for_an_approval_stays_held_to_its_token_limits() -> None:
+    asked = prompt()
+    adapter = scripted(dataclasses.replace(asking(), usage=Usage(10, 5)), RAN)
+    first = adapter.evaluate(asked, limits=UsageLimits(input_tokens=19))
+    assert first.finish_reason == "confirmation_required"
+    # approved without new limits: the next request would read at least 10 more input tokens
+    with pytest.raises(UsageLimitExceeded) as info:
+        adapter.evaluate(asked, session=first.session, confirmations={"r1": approve()})
+    assert (info.value.limit, info.value.reached, adapter.sent) == ("input_tokens", 20, 1)

@@ -11,6 +11,7 @@ from drivers import DRIVERS, run
 
 from affordance import (
     MarkdownSection,
+    OutputRejected,
     PromptEvaluationError,
     PromptTemplate,
     Session,
@@ -20,7 +21,7 @@ from affordance import (
     UsageLimits,
     approve,
 )
-from affordance.adapters import ToolResultMessage, Usage
+from affordance.adapters import PAUSED, ToolResultMessage, Usage
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 
@@ -119,6 +120,46 @@ def test_a_token_limit_stops_before_a_request_certain_to_cross_it(driver, limits
         run(adapter, counted_prompt(calls), driver, limits=limits)
     assert (info.value.limit, info.value.reached) == (name, reached)
     assert (adapter.sent, calls) == (1, ["a"])
+
+
+def _reject(answer: str) -> None:
+    if answer != "good":
+        raise OutputRejected("say good")
+
+
+@pytest.mark.parametrize(
+    ("first", "validators"),
+    [
+        # the provider paused its own turn: the loop continues it with another request
+        (text("half ", finish_reason=PAUSED, usage=Usage(10, 5)), ()),
+        # a rejected final answer: the loop asks again with another request
+        (text("bad", usage=Usage(10, 5)), (_reject,)),
+    ],
+    ids=["paused", "rejected"],
+)
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_turn_without_calls_that_asks_again_is_held_to_the_token_limits(
+    driver, first, validators
+):
+    prompt = PromptTemplate[None](
+        name="asked-again",
+        sections=[MarkdownSection(title="Task", template="Go.")],
+        output_validators=validators,
+    )
+    adapter = ScriptedAdapter([first, text("good")])
+    with pytest.raises(UsageLimitExceeded) as info:
+        run(adapter, prompt, driver, limits=UsageLimits(input_tokens=19))
+    # after the first turn (10 in) the next request reads at least 10 more: never sent
+    assert (info.value.limit, info.value.reached, adapter.sent) == ("input_tokens", 20, 1)
+    response, _ = run(
+        adapter,
+        prompt,
+        driver,
+        session=info.value.session,
+        resume=info.value.run_id,
+        limits=UsageLimits(input_tokens=20),
+    )
+    assert (response.text, adapter.sent) == ("half good" if validators == () else "good", 2)
 
 
 def test_an_answer_past_a_token_limit_does_not_get_its_calls_run():

@@ -34,18 +34,15 @@ def accepted_output(prompt: PromptTemplate[Any], text: str | None) -> Any:
     ``output``) naming the validator, chained to its exception.
     """
     output_type = prompt.output_type
-    output: Any = None
-    if output_type is not None:
+    if output_type is None:
+        output, value = None, text or ""  # the validators read the text
+    else:
         try:
-            output = parse_output(text, output_type, prompt.name)
+            output = value = parse_output(text, output_type, prompt.name)
         except PromptEvaluationError as error:
             raise NotAcceptedError((error.message,)) from error
-    validators = prompt.output_validators
-    if not validators:
-        return output
-    value = output if output_type is not None else (text or "")
     problems: list[str] | None = None
-    for validator in validators:
+    for validator in prompt.output_validators:
         try:
             validator(value)
         except OutputRejected as rejection:

@@ -251,12 +251,9 @@ class Evaluation(
                 self.usage = self.usage + usage  # the common case: _count's first branch
             else:
                 self._count(usage, turn.provider or self.adapter.connection.name)
-            limits = self.limits
-            if limits is not None:
-                last = self._last_input = usage.input_tokens
-                spent = self.usage  # limits.near(spent, last), inlined on the path of every turn
-                if spent.input_tokens + spent.output_tokens + last >= limits.watch:
-                    self._watch_from = 0  # usage only grows: near until new limits are set
+            if self.limits is not None:  # the least the next request reads; whether that is
+                self._last_input = usage.input_tokens  # near a limit is asked where the run
+                # goes on: before calls (_take_calls) or another request (_rewatch)
         if turn.switches:
             for event in switch_events(
                 turn, self.prompt.name, self.run_id, self.turn, self.adapter
@@ -280,23 +277,29 @@ class Evaluation(
             self._hosted.look(turn, declared, self.adapter, self._transcript, self._emit)
         if not turn.tool_calls:
             if self._hosted:
+                if self.limits is not None:
+                    self._rewatch()
                 return self._suspend()  # the provider runs nothing until the caller answers
             if turn.finish_reason == PAUSED:
                 if turn.text:
                     self._paused_text.append(turn.text)
+                if self.limits is not None:
+                    self._rewatch()
                 return self._next_request()  # the provider paused its own turn: continue it
-            return self._finish(turn)
+            return self._finish(turn)  # a final answer asks no limit (a retry does: _ask_again)
         return self._take_calls(turn)
 
     def _take_calls(self, turn: ProviderTurn) -> Action:
         """Run (or refuse, or hold for confirmation) the calls of ``turn`` — unless a limit
         stops the run before them."""
         limits = self.limits
-        if limits is not None and (
-            self._watch_from == 0  # near a token or cost limit: _check_calls looks closer
-            or len(self.tool_results) + len(turn.tool_calls) > limits.caps[1]
-        ):
-            self._check_calls(turn)
+        if limits is not None:
+            spent = self.usage  # limits.near(spent, last), inlined on the path of every turn
+            if spent.input_tokens + spent.output_tokens + self._last_input >= limits.watch:
+                self._watch_from = 0  # usage only grows: near until new limits are set
+                self._check_calls(turn)  # near a token or cost limit: it looks closer
+            elif len(self.tool_results) + len(turn.tool_calls) > limits.caps[1]:
+                self._check_calls(turn)
         to_run = self._calls.prepare(
             turn.tool_calls,
             turn=self.turn,

@@ -25,6 +25,7 @@ from affordance.prompt.template import PromptTemplate
 from affordance.runtime.loop.actions import Action, Finished
 from affordance.runtime.loop.answers import NotAcceptedError, accepted_output, retry_message
 from affordance.runtime.loop.evaluation_runner import EvaluationRunner
+from affordance.runtime.model.limits import UsageLimits
 from affordance.runtime.model.messages import Message, UserMessage
 from affordance.runtime.model.turn import ProviderTurn, Usage
 from affordance.runtime.record.confirmation import PendingConfirmation
@@ -50,6 +51,7 @@ class _FinishingRun(Protocol[OutputT]):
     tool_results: list[ToolCallResult]
     hosted_outputs: dict[str, HostedToolOutput]
     opened: list[SectionPath]
+    limits: UsageLimits | None
     _paused_text: list[str]
     _rejected: tuple[OutputAttempt, ...]
     _transcript: list[Message]
@@ -64,6 +66,8 @@ class _FinishingRun(Protocol[OutputT]):
     def _respond(self, *, text: str | None, finish_reason: str, output: Any = None) -> Action: ...
 
     def _ask_again(self, text: str | None, problems: tuple[str, ...]) -> Action: ...
+
+    def _rewatch(self) -> None: ...
 
 
 class Finishing:
@@ -115,6 +119,8 @@ class Finishing:
             )
         self._emit(OutputRetried(self.prompt.name, self.run_id, self.turn, attempts, problems))
         self._transcript.append(UserMessage(retry_message(self.prompt, problems)))
+        if self.limits is not None:  # the answer's usage counted: is the run near a limit?
+            self._rewatch()
         return self._next_request()
 
     def _respond(

@@ -125,8 +125,10 @@ class RunLimits:
     def _rewatch(self: _LimitedRun) -> None:
         """Set the request count from which ``_next_request`` looks closer: ``max_turns`` or
         an earlier request limit — or at once (0) while the run's usage is near a token or cost
-        limit, which ``_take_calls`` reads too. Called whenever the limits or the usage change,
-        so a run far from its limits pays no check per request."""
+        limit, which ``_take_calls`` reads too. Called when the limits change, after nested
+        usage, and where a turn without calls goes on to a request (``_take_calls`` makes the
+        same comparison inline for a turn with calls), so a run far from its limits pays no
+        check per request, and an accepted final answer none at all."""
         limits = self.limits
         assert limits is not None
         if limits.near(self.usage, self._last_input):
