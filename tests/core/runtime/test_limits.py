@@ -5,6 +5,7 @@ lost, nothing sent or run twice — on every entry point alike."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from drivers import DRIVERS, run
@@ -22,6 +23,7 @@ from affordance import (
     approve,
 )
 from affordance.adapters import PAUSED, ToolResultMessage, Usage
+from affordance.runtime import PromptResponse
 from affordance.testing import ScriptedAdapter, text, tool_call, tool_calls
 
 
@@ -52,6 +54,19 @@ def search(q: str) -> object:
     return tool_calls(tool_call("search", {"q": q}))
 
 
+def resumed(
+    adapter: ScriptedAdapter,
+    prompt: PromptTemplate[None],
+    driver: str,
+    stopped: UsageLimitExceeded,
+    limits: UsageLimits,
+) -> tuple[PromptResponse[Any], list[object]]:
+    """Resume the run ``stopped`` at a limit, in its session, under ``limits``."""
+    return run(
+        adapter, prompt, driver, session=stopped.session, resume=stopped.run_id, limits=limits
+    )
+
+
 @pytest.mark.parametrize("driver", DRIVERS)
 def test_a_requests_limit_stops_before_the_next_request_and_resumes_where_it_stopped(driver):
     calls: list[str] = []
@@ -63,14 +78,7 @@ def test_a_requests_limit_stops_before_the_next_request_and_resumes_where_it_sto
     assert (error.limit, error.maximum, error.reached, error.phase) == ("requests", 2, 3, "limits")
     assert (adapter.sent, calls) == (2, ["a", "b"])  # both turns' calls ran, then it stopped
     assert error.usage == Usage(20, 10)
-    response, _ = run(
-        adapter,
-        prompt,
-        driver,
-        session=error.session,
-        resume=error.run_id,
-        limits=UsageLimits(requests=3),
-    )
+    response, _ = resumed(adapter, prompt, driver, error, UsageLimits(requests=3))
     assert response.text == "done"
     assert response.run_id == error.run_id
     assert (adapter.sent, calls) == (3, ["a", "b"])  # nothing sent or run twice
@@ -89,14 +97,7 @@ def test_a_tool_calls_limit_stops_before_the_calls_that_would_cross_it(driver):
         run(adapter, prompt, driver, limits=UsageLimits(tool_calls=2))
     assert (info.value.limit, info.value.reached) == ("tool_calls", 3)
     assert calls == ["a"]  # the second turn's calls did not run
-    response, _ = run(
-        adapter,
-        prompt,
-        driver,
-        session=info.value.session,
-        resume=info.value.run_id,
-        limits=UsageLimits(tool_calls=3),
-    )
+    response, _ = resumed(adapter, prompt, driver, info.value, UsageLimits(tool_calls=3))
     # one turn's calls run concurrently under the async drivers: their order is not fixed
     assert (calls[0], sorted(calls[1:])) == ("a", ["x", "y"])
     assert response.text == "done"
@@ -151,14 +152,7 @@ def test_a_turn_without_calls_that_asks_again_is_held_to_the_token_limits(
         run(adapter, prompt, driver, limits=UsageLimits(input_tokens=19))
     # after the first turn (10 in) the next request reads at least 10 more: never sent
     assert (info.value.limit, info.value.reached, adapter.sent) == ("input_tokens", 20, 1)
-    response, _ = run(
-        adapter,
-        prompt,
-        driver,
-        session=info.value.session,
-        resume=info.value.run_id,
-        limits=UsageLimits(input_tokens=20),
-    )
+    response, _ = resumed(adapter, prompt, driver, info.value, UsageLimits(input_tokens=20))
     assert (response.text, adapter.sent) == ("half good" if validators == () else "good", 2)
 
 
@@ -293,13 +287,6 @@ def test_new_limits_on_resume_are_watched_from_the_resumed_request(driver):
         run(adapter, prompt, driver, limits=UsageLimits(requests=1))
     assert first.value.limit == "requests"
     with pytest.raises(UsageLimitExceeded) as second:
-        run(
-            adapter,
-            prompt,
-            driver,
-            session=first.value.session,
-            resume=first.value.run_id,
-            limits=UsageLimits(total_tokens=15),
-        )
+        resumed(adapter, prompt, driver, first.value, UsageLimits(total_tokens=15))
     assert (second.value.limit, second.value.reached) == ("total_tokens", 25)
     assert (adapter.sent, calls) == (1, ["a"])
