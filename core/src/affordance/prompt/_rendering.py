@@ -55,8 +55,7 @@ def render_level(
         if section.enabled is not None and not section.is_enabled(params):
             continue
         number += 1
-        label = f"{prefix}{number}"
-        heading = f"{hashes} {label} {section.title}"
+        heading = f"{hashes} {prefix}{number} {section.title}"
         visibility = (
             overrides.get(node.path, section.visibility) if overrides else section.visibility
         )
@@ -97,7 +96,7 @@ def render_level(
             render_level(
                 node.children,
                 depth + 1,
-                f"{label}.",
+                f"{prefix}{number}.",
                 lookup,
                 overrides,
                 applied,

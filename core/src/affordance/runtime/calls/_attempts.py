@@ -53,7 +53,6 @@ class Attempts:
         "context",
         "executor",
         "prepared",
-        "retry",
         "started",
         "tool",
         "watched",
@@ -74,10 +73,8 @@ class Attempts:
         self.prepared = prepared
         self.context = context
         self.tool: Tool[Any, Any] = tool
-        self.retry = tool.retry or executor.retry
         self.started = executor.clock.monotonic()
-        self.attempt_started = self.started
-        self.attempt = 0
+        self.attempt = 0  # begin() starts each attempt, and sets attempt_started
         self.watched = watched
         if watched:
             publish_started(prepared, context)
@@ -123,24 +120,28 @@ class Attempts:
     def succeeded(self, value: object) -> CallOutcome:
         """The handler's result, once it is known to render: the loop renders it for the model
         and for ``ToolInvoked``, and a value with no text form must not crash the run there."""
-        name = self.tool.name
-        result = _checked(name, value)
+        if isinstance(value, ToolResult):
+            result: ToolResult[Any] = value
+        else:
+            result = failures.bad_return(self.tool.name, value)
         try:
             rendered = result.render()
         except Exception as error:  # noqa: BLE001 - dump refusing the value, or its render()
-            return self._outcome(failures.unrenderable(name, error), "unrenderable_result")
+            failure = failures.unrenderable(self.tool.name, error)
+            return self._outcome(failure, "unrenderable_result")
         return self._outcome(result, rendered=rendered)
 
     def failed(self, error: Exception, timeout: float | None) -> float | CallOutcome:
         """The seconds to wait before trying again, or the final outcome."""
         name = self.tool.name
+        retry = self.tool.retry or self.executor.retry
         result: ToolResult[Any]
         if isinstance(error, HandlerEscape):  # a BaseException the handler let out
             result = failures.handler_raised(name, error.error)
             code, again = type(error.error).__name__, False
         elif isinstance(error, HandlerTimeoutError):
             result, code, again = failures.timed_out(name, timeout or 0), "timeout", False
-            again = self.retry.retry_timeouts
+            again = retry.retry_timeouts
         elif isinstance(error, ToolError):
             result, code, again = failures.tool_error(error), error.code, error.retryable
         elif isinstance(error, ToolValidationError):
@@ -149,10 +150,10 @@ class Attempts:
         else:
             result, code, again = failures.handler_raised(name, error), type(error).__name__, False
         step: float | CallOutcome
-        if not again or self.attempt >= self.retry.max_attempts:
+        if not again or self.attempt >= retry.max_attempts:
             step = self._outcome(result, code)
         else:
-            step = self.retry.delay(self.attempt, self.executor.random_unit())
+            step = retry.delay(self.attempt, self.executor.random_unit())
             deadline = self.context.deadline
             if deadline is not None and deadline.remaining() <= step:
                 step = self._outcome(result, code)
@@ -177,9 +178,3 @@ def _handler_name(tool: Tool[Any, Any]) -> str:
     name = getattr(handler, "__qualname__", None) or type(handler).__qualname__
     module = getattr(handler, "__module__", None)
     return f"{module}.{name}" if module else name
-
-
-def _checked(name: str, value: object) -> ToolResult[Any]:
-    if isinstance(value, ToolResult):
-        return value
-    return failures.bad_return(name, value)

@@ -13,7 +13,7 @@ from typing import Any
 
 from affordance.runtime.record.log_context import current_log_fields
 
-__all__ = ["argument_kinds", "log_call", "log_overrun"]
+__all__ = ["argument_kinds", "call_level", "log_call", "log_overrun"]
 
 logger = logging.getLogger("affordance.tools")
 logging.getLogger("affordance").addHandler(logging.NullHandler())
@@ -36,8 +36,16 @@ def argument_kinds(arguments: object) -> dict[str, str]:
     return {str(key): _KINDS.get(type(value), "other") for key, value in arguments.items()}
 
 
+def call_level(success: bool) -> int | None:
+    """The level a call that succeeded (or failed) is logged at; None when ``affordance.tools``
+    would drop the record, which is then not built."""
+    level = logging.INFO if success else logging.WARNING
+    return level if logger.isEnabledFor(level) else None
+
+
 def log_call(
     *,
+    level: int,
     run_id: str,
     turn: int,
     call_id: str,
@@ -50,9 +58,7 @@ def log_call(
     cached: bool,
     content: Mapping[str, str] | None = None,
 ) -> None:
-    level = logging.INFO if outcome == "success" else logging.WARNING
-    if not logger.isEnabledFor(level):
-        return
+    """Log one call at ``level`` (:func:`call_level`'s)."""
     kinds = argument_kinds(arguments)
     extra: dict[str, Any] = {
         "affordance_run_id": run_id,

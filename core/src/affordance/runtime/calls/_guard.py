@@ -30,14 +30,15 @@ class HandlerEscape(Exception):  # noqa: N818 - it carries a handler's exception
         self.error = error
 
 
-def call_guarded(function: Callable[[], object]) -> object:
-    """Call a sync handler; a ``BaseException`` it raises comes out as :class:`HandlerEscape`.
+def call_guarded(function: Callable[..., object], *args: Any) -> object:
+    """Call a sync handler (``function(*args)``); a ``BaseException`` it raises comes out as
+    :class:`HandlerEscape`.
 
     A sync handler cannot be cancelled by asyncio, so every ``CancelledError`` it raises is
     its own.
     """
     try:
-        return function()
+        return function(*args)
     except (Exception, KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:

@@ -31,10 +31,9 @@ T = TypeVar("T")
 
 def handler_watched(context: ToolContext) -> bool:
     """Whether anyone would see a handler event of a call with ``context``."""
-    if context.event_bus.wants_either(ToolHandlerStarted, ToolAttemptFailed):
-        return True
-    session = context.session
-    return session.records(ToolHandlerStarted) or session.records(ToolAttemptFailed)
+    return context.session.watches_handlers or context.event_bus.wants_either(
+        ToolHandlerStarted, ToolAttemptFailed
+    )
 
 
 def run_isolated(function: Callable[[], T]) -> T:

@@ -20,7 +20,7 @@ from affordance._json import loads
 from affordance.clock import SYSTEM_CLOCK, Clock
 from affordance.runtime.calls import failures
 from affordance.runtime.calls._attempts import Attempts
-from affordance.runtime.calls._calllog import log_call
+from affordance.runtime.calls._calllog import call_level, log_call
 from affordance.runtime.calls._coroutines import run_coroutine
 from affordance.runtime.calls._guard import await_guarded, call_guarded
 from affordance.runtime.calls._handler_events import arun_isolated, handler_watched, run_isolated
@@ -95,7 +95,7 @@ class ToolExecutor:
                 denied = failures.denied(tool.name, decision.reason)
                 return PreparedCall(call, tool, result=denied, denial=decision.reason)
         arguments = call.arguments
-        size = _json_size(arguments)
+        size = len(arguments) if isinstance(arguments, str) else _json_size(arguments)
         if size is not None and size > self.max_arguments_size:
             too_large = failures.too_large(tool.name, size, self.max_arguments_size)
             return PreparedCall(call, tool, result=too_large)
@@ -109,7 +109,8 @@ class ToolExecutor:
                 return PreparedCall(
                     call, tool, result=failures.invalid_arguments(tool.name, detail)
                 )
-        if not isinstance(arguments, Mapping):
+        # parsed JSON gives a dict, which needs no (costlier) Mapping check
+        if type(arguments) is not dict and not isinstance(arguments, Mapping):
             return PreparedCall(
                 call, tool, arguments, result=failures.not_an_object(tool.name, arguments)
             )
@@ -158,7 +159,8 @@ class ToolExecutor:
                 return timeout
             try:
                 value = self._call_sync(attempts.tool, prepared.params, context, timeout)
-                attempts.check_in_time(timeout)
+                if timeout is not None:  # only a bounded attempt can overrun
+                    attempts.check_in_time(timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
                 step = attempts.failed(error, timeout)
                 if isinstance(step, CallOutcome):
@@ -185,7 +187,8 @@ class ToolExecutor:
                 return timeout
             try:
                 value = await self._call_async(attempts.tool, prepared.params, context, timeout)
-                attempts.check_in_time(timeout)
+                if timeout is not None:  # only a bounded attempt can overrun
+                    attempts.check_in_time(timeout)
             except Exception as error:  # noqa: BLE001 - every handler failure becomes a result
                 step = attempts.failed(error, timeout)
                 if isinstance(step, CallOutcome):
@@ -217,10 +220,14 @@ class ToolExecutor:
         """Log the call on ``affordance.tools`` (metadata only, unless ``log_content``)."""
         prepared = outcome.prepared
         result = outcome.result
+        level = call_level(result.success)
+        if level is None:
+            return
         content = None
         if self.log_content:
             content = {"arguments": _json_text(prepared.arguments), "result": result.model_text()}
         log_call(
+            level=level,
             run_id=run_id,
             turn=turn,
             call_id=prepared.call.id,
@@ -239,12 +246,12 @@ class ToolExecutor:
     def _call_sync(
         self, tool: Tool[Any, Any], params: Any, context: ToolContext, timeout: float | None
     ) -> object:
-        if tool.is_async:
+        if tool.shape.is_async:
             return run_coroutine(await_guarded(_invoke(tool, params, context)), timeout)
         if timeout is None:
-            return call_guarded(lambda: _invoke(tool, params, context))
+            return call_guarded(_invoke, tool, params, context)
         return run_in_thread(
-            lambda: call_guarded(lambda: _invoke(tool, params, context)), timeout, tool.name
+            lambda: call_guarded(_invoke, tool, params, context), timeout, tool.name
         )
 
     async def _call_async(
@@ -253,9 +260,9 @@ class ToolExecutor:
         import asyncio
 
         def call() -> object:
-            return call_guarded(lambda: _invoke(tool, params, context))
+            return call_guarded(_invoke, tool, params, context)
 
-        if tool.is_async:
+        if tool.shape.is_async:
             awaitable: Awaitable[object] = await_guarded(_invoke(tool, params, context))
         elif timeout is None:
             awaitable = await_in_worker(call)
@@ -272,10 +279,8 @@ class ToolExecutor:
 
 
 def _json_size(arguments: object) -> int | None:
-    """The characters of JSON ``arguments`` take; None when an object has no JSON form (its
-    parsing says what is wrong with it)."""
-    if isinstance(arguments, str):
-        return len(arguments)
+    """The characters of JSON an already-parsed ``arguments`` object takes; None when it has no
+    JSON form (its parsing says what is wrong with it)."""
     if not isinstance(arguments, Mapping):
         return None
     try:
@@ -287,7 +292,7 @@ def _json_size(arguments: object) -> int | None:
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> Any:
     handler = tool.handler
     assert handler is not None
-    if tool.takes_context:
+    if tool.shape.takes_context:
         return handler(params, context=context)
     return handler(params)
 

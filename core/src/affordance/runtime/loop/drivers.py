@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from affordance.runtime.calls.prepared import CallOutcome
-from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
+from affordance.runtime.loop.actions import Action, RunCalls, SendRequest
 from affordance.runtime.loop.evaluation import Evaluation
 from affordance.runtime.loop.request_events import RequestWatch
 from affordance.runtime.model.turn import ModelRequest, ProviderTurn
@@ -30,14 +30,15 @@ def drive(
             watch.started()
         while True:
             if isinstance(action, SendRequest):
-                request = action.request
-                turn = send(request) if watch is None else watch.send(send, request)
-                action = evaluation.on_turn(turn)
+                if watch is None:
+                    action = evaluation.on_turn(send(action.request))
+                else:
+                    action = evaluation.on_turn(watch.send(send, action.request))
             elif isinstance(action, RunCalls):
                 outcomes = [executor.run(prepared, context) for prepared, context in action.calls]
                 action = evaluation.on_outcomes(outcomes)
             else:
-                return _response(action)
+                return action.response
     except BaseException as error:
         if watch is not None:
             watch.run_failed(error)
@@ -62,9 +63,10 @@ async def drive_async(
             watch.started()
         while True:
             if isinstance(action, SendRequest):
-                request = action.request
-                turn = await (send(request) if watch is None else watch.asend(send, request))
-                action = evaluation.on_turn(turn)
+                if watch is None:
+                    action = evaluation.on_turn(await send(action.request))
+                else:
+                    action = evaluation.on_turn(await watch.asend(send, action.request))
             elif isinstance(action, RunCalls):
                 calls = action.calls
                 outcomes: list[CallOutcome]
@@ -74,7 +76,7 @@ async def drive_async(
                     outcomes = list(await asyncio.gather(*(executor.arun(p, c) for p, c in calls)))
                 action = evaluation.on_outcomes(outcomes)
             else:
-                return _response(action)
+                return action.response
     except BaseException as error:
         if watch is not None:
             watch.run_failed(error)
@@ -82,7 +84,3 @@ async def drive_async(
     finally:
         if evaluation.conversation is not None:  # a short write: kept on the loop, so a
             evaluation.save_conversation()  # cancelled run still saves what is whole
-
-
-def _response(action: Finished[Any]) -> PromptResponse[Any]:
-    return action.response

@@ -47,7 +47,7 @@ from affordance.runtime.loop.usage_split import priced, switch_events
 from affordance.runtime.model.attachment_rules import refuse_unfit, support_of
 from affordance.runtime.model.compaction import HistoryHook, compacted
 from affordance.runtime.model.limits import UsageLimits
-from affordance.runtime.model.messages import AssistantMessage, Message, UserMessage
+from affordance.runtime.model.messages import AssistantMessage, Message
 from affordance.runtime.model.output import output_name, output_schema
 from affordance.runtime.model.prices import Prices
 from affordance.runtime.model.turn import (
@@ -65,7 +65,6 @@ from affordance.runtime.record.events import OverrideSkipped
 from affordance.runtime.record.response import ToolCallResult
 from affordance.runtime.record.session import Session
 from affordance.tools.hosted import HostedToolOutput
-from affordance.tools.tool import Tool
 
 if TYPE_CHECKING:
     from affordance.prompt.overrides.document import PromptOverrides
@@ -140,6 +139,8 @@ class Evaluation(
         "usage",
     )
 
+    rendered: RenderedPrompt[OutputT]
+
     def __init__(
         self,
         *,
@@ -201,24 +202,20 @@ class Evaluation(
         self.expansions = 0
         self._caller_messages = tuple(messages)
         self._transcript: list[Message] = []
-        self._overrides: dict[SectionPath, SectionVisibility] = {
-            **session.visibility_overrides(),
-            **(visibility_overrides or {}),
-        }
+        self._overrides = session.visibility_overrides()  # the run's own: opening adds to it
+        if visibility_overrides:
+            self._overrides.update(visibility_overrides)
         self._request: ModelRequest | None = None
+        self._hosted: HostedWaiting | None = None  # once a turn used a declared hosted tool
         self._paused_text: list[str] = []
         self.observer: Callable[[object], None] | None = None
-        self.rendered: RenderedPrompt[OutputT]
-        self._tools: dict[str, Tool[Any, Any]] = {}
-        self._opening: UserMessage
         self._watch_from = max_turns  # see _rewatch
         if limits is not None and limits.first_watch < max_turns:
             self._watch_from = limits.first_watch
-        self._render()
+        self._render()  # sets rendered, _opening and _tools
         for skipped in self.rendered.skipped_overrides:
             self._emit(OverrideSkipped(prompt.name, self.run_id, skipped))
         self._calls = TurnCalls(executor=executor, prompt=prompt, run_id=self.run_id)
-        self._hosted = HostedWaiting(prompt_name=prompt.name, run_id=self.run_id)
         self._output_schema = output_schema(prompt.output_type)
         self._output_name = output_name(prompt.output_type)
 
@@ -241,8 +238,9 @@ class Evaluation(
         request = self._request
         if request is not None:
             turn = self.adapter.normalize_turn(turn, request)
-        if len(turn.tool_calls) > 1:
-            refuse_shared_ids(turn.tool_calls, self.prompt.name, self.adapter.connection.name)
+        calls = turn.tool_calls
+        if len(calls) > 1:
+            refuse_shared_ids(calls, self.prompt.name, self.adapter.connection.name)
         usage = turn.usage
         if usage is not NO_USAGE:
             if self.prices is not None and usage.cost is None:
@@ -259,8 +257,9 @@ class Evaluation(
                 turn, self.prompt.name, self.run_id, self.turn, self.adapter
             ):
                 self._emit(event)
-        declared = request.hosted_tools if request is not None else ()
-        if turn.hosted_items and declared:  # only the tools the request declared (policy)
+        # only the hosted tools the request declared are read (policy)
+        declared = request.hosted_tools if turn.hosted_items and request is not None else ()
+        if declared:
             self.hosted_outputs.update(
                 self.adapter.parse_hosted_outputs(turn.hosted_items, declared)
             )
@@ -268,14 +267,16 @@ class Evaluation(
         self._transcript.append(
             AssistantMessage(
                 turn.text,
-                turn.tool_calls,
+                calls,
                 items,
                 (turn.provider or self.adapter.connection.name) if items else None,
             )
         )
-        if turn.hosted_items and declared:
+        if declared:
+            if self._hosted is None:
+                self._hosted = HostedWaiting(prompt_name=self.prompt.name, run_id=self.run_id)
             self._hosted.look(turn, declared, self.adapter, self._transcript, self._emit)
-        if not turn.tool_calls:
+        if not calls:
             if self._hosted:
                 if self.limits is not None:
                     self._rewatch()
@@ -344,7 +345,7 @@ class Evaluation(
     def _next_request(self) -> Action:
         if self.turn >= self._watch_from or self.deadline is not None:
             self._may_send()
-        self.turn += 1
+        self.turn = turn = self.turn + 1
         rendered = self.rendered
         if self._caller_messages:
             instructions: str | None = rendered.text
@@ -358,10 +359,13 @@ class Evaluation(
         if hosted:
             hosted = self._allowed_hosted(hosted)
         tools = rendered.tools
+        choice = self.tool_choice
+        if choice is not None:  # a request without tools asks for none
+            choice = tool_choice_for_turn(choice, turn) if tools or hosted else None
         self._request = request = ModelRequest(
             prompt_name=self.prompt.name,
             run_id=self.run_id,
-            turn=self.turn,
+            turn=turn,
             rendered=rendered,
             instructions=instructions,
             messages=messages,
@@ -370,9 +374,7 @@ class Evaluation(
             output_schema=self._output_schema,
             output_name=self._output_name,
             deadline=self.deadline,
-            tool_choice=tool_choice_for_turn(self.tool_choice, self.turn)
-            if tools or hosted
-            else None,
+            tool_choice=choice,
             parallel_tool_calls=self.parallel_tool_calls,
         )
         return SendRequest(request)

@@ -29,7 +29,7 @@ class _KeepingRun(Protocol):
     _caller_messages: tuple[Message, ...]
     _opening: UserMessage
     _transcript: list[Message]
-    _hosted: HostedWaiting
+    _hosted: HostedWaiting | None
     _conversation_length: int
     _unsaved_caller: tuple[Message, ...]
     _saved: int

@@ -22,10 +22,10 @@ from affordance.errors import PromptEvaluationError
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.loop.actions import Action
 from affordance.runtime.loop.evaluation_runner import EvaluationRunner
-from affordance.runtime.loop.usage_split import added, split
+from affordance.runtime.loop.usage_split import added
 from affordance.runtime.model.compaction import HistoryHook
 from affordance.runtime.model.limits import Crossing, UsageLimits
-from affordance.runtime.model.turn import ProviderTurn, Usage
+from affordance.runtime.model.turn import NO_USAGE, ProviderTurn, Usage
 from affordance.runtime.record.response import ToolCallResult
 from affordance.runtime.record.session import Session
 from affordance.runtime.record.usage_limit import UsageLimitExceeded
@@ -86,8 +86,11 @@ class RunLimits:
 
     @property
     def usage_by_provider(self: _LimitedRun) -> dict[str, Usage]:
-        """The run's usage split by the provider that answered (or that nested runs used)."""
-        return split(self.usage, self._by_provider, self.adapter.connection.name)
+        """The run's usage split by the provider that answered (or that nested runs used):
+        the split once there is one, else all of it the connection's."""
+        if self._by_provider is not None:
+            return dict(self._by_provider)
+        return {self.adapter.connection.name: self.usage} if self.usage is not NO_USAGE else {}
 
     # -- limits ----------------------------------------------------------------------------
 

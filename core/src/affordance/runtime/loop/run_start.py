@@ -82,7 +82,7 @@ def begin_run(
 
     ``observer`` receives every event the run publishes from its first action on (the
     streaming drivers turn them into stream events)."""
-    if isinstance(deadline, (int, float)):
+    if deadline is not None and isinstance(deadline, (int, float)):
         deadline = Deadline.after(float(deadline), runner.executor.clock)
     prices = runner.prices
     if limits is not None and limits.cost is not None:
@@ -129,12 +129,14 @@ def begin_run(
         max_turns=max_turns if max_turns is not None else runner.max_turns,
         max_expansions=runner.max_expansions if runner.open_sections == "apply" else 0,
         deadline=deadline,
-        tool_choice=runner.tool_choice,
-        parallel_tool_calls=runner.parallel_tool_calls,
         limits=limits,
         prices=prices,
-        history=history,
     )
+    # what the evaluation only keeps is set once it is made: a class call passes its keywords
+    # through a dict built per call, so each one left out of it is one less to build and match
+    evaluation.tool_choice = runner.tool_choice
+    evaluation.parallel_tool_calls = runner.parallel_tool_calls
+    evaluation.history = history
     evaluation.observer = observer
     if asynchronous:
         evaluation.asynchronous = True

@@ -43,7 +43,7 @@ class _WaitingRun(Protocol):
     session: Session
     asynchronous: bool
     _calls: TurnCalls
-    _hosted: HostedWaiting
+    _hosted: HostedWaiting | None
     _transcript: list[Message]
 
     def pending_call_ids(self) -> tuple[str, ...]: ...
@@ -73,7 +73,9 @@ class Suspension:
                 phase="confirm",
                 provider=self.adapter.connection.name,
             )
-        pending = (*self._calls.pending(), *self._hosted.pending())
+        pending = self._calls.pending()
+        if self._hosted is not None:
+            pending = (*pending, *self._hosted.pending())
         return self._respond(text=None, finish_reason="confirmation_required", pending=pending)
 
     def resume(self: _WaitingRun, confirmations: Mapping[str, Confirmation]) -> Action:
@@ -85,7 +87,8 @@ class Suspension:
                 prompt_name=self.prompt.name,
                 phase="confirm",
             )
-        self._hosted.answer(confirmations, self._transcript, self.adapter, self._emit)
+        if self._hosted is not None:
+            self._hosted.answer(confirmations, self._transcript, self.adapter, self._emit)
         self.session.release(self)
         to_run = self._calls.answer(confirmations, self._emit)
         if to_run:
@@ -105,4 +108,6 @@ class Suspension:
         return self.on_outcomes(())
 
     def pending_call_ids(self: _WaitingRun) -> tuple[str, ...]:
+        if self._hosted is None:
+            return self._calls.pending_call_ids()
         return (*self._calls.pending_call_ids(), *self._hosted.call_ids())

@@ -70,15 +70,14 @@ class _Slot:
     (``pending``: a destructive call) or through its nested run (``nested``: the call ran, and
     a call inside its nested run waits; ``nested_call`` is the call to run again)."""
 
-    __slots__ = ("content", "context", "nested", "nested_call", "outcome", "pending")
-
-    def __init__(self) -> None:
-        self.outcome: CallOutcome | None = None
-        self.pending: PreparedCall | None = None
-        self.nested: NestedWaiting | None = None
-        self.nested_call: PreparedCall | None = None
-        self.context: ToolContext | None = None
-        self.content: str | None = None  # the tool message, set once the outcome is published
+    # Not slotted: what a slot never sets is read from these class defaults, so a new slot
+    # sets nothing (one per call of every turn).
+    outcome: CallOutcome | None = None
+    pending: PreparedCall | None = None
+    nested: NestedWaiting | None = None
+    nested_call: PreparedCall | None = None
+    context: ToolContext | None = None
+    content: str | None = None  # the tool message, set once the outcome is published
 
 
 class TurnCalls:
@@ -130,17 +129,16 @@ class TurnCalls:
         prepare them in order; the ones the driver should run now (the others are answered
         already, skipped after a terminal tool, or wait for confirmation)."""
         self._turn, self._tools, self._rendered = turn, tools, rendered
-        self._slots = []
-        self._slot_of = {}
-        self._terminal = None
-        prompt_name = self._prompt.name
+        self._slots = slots = []
+        self._slot_of = slot_of = {}
+        self._terminal = terminal = None
         to_run: list[tuple[PreparedCall, ToolContext]] = []
         for call in calls:
             slot = _Slot()
-            self._slots.append(slot)
-            self._slot_of[id(call)] = slot
-            if self._terminal is not None:
-                skipped = failures.skipped_after_terminal(call.name, self._terminal.call.name)
+            slots.append(slot)
+            slot_of[id(call)] = slot
+            if terminal is not None:
+                skipped = failures.skipped_after_terminal(call.name, terminal.call.name)
                 slot.outcome = CallOutcome(PreparedCall(call, tools.get(call.name)), skipped)
                 continue
             prepared = self._executor.prepare(call, tools)
@@ -149,22 +147,22 @@ class TurnCalls:
                 if prepared.denial is not None:
                     emit(
                         ToolCallDenied(
-                            prompt_name, self._run_id, call.id, call.name, prepared.denial
+                            self._prompt.name, self._run_id, call.id, call.name, prepared.denial
                         )
                     )
                 continue
-            slot.context = context(call.id)
+            slot.context = call_context = context(call.id)
             if prepared.needs_confirmation:
                 slot.pending = prepared
                 emit(
                     ConfirmationRequested(
-                        prompt_name, self._run_id, call.id, call.name, prepared.params
+                        self._prompt.name, self._run_id, call.id, call.name, prepared.params
                     )
                 )
                 continue
             if prepared.tool is not None and prepared.tool.terminal:
-                self._terminal = prepared
-            to_run.append((prepared, slot.context))
+                self._terminal = terminal = prepared
+            to_run.append((prepared, call_context))
         return tuple(to_run)
 
     def record(self, outcomes: Sequence[CallOutcome], emit: Emit) -> bool:

@@ -12,7 +12,7 @@ from affordance.runtime.model.prices import Prices
 from affordance.runtime.model.turn import NO_USAGE, ProviderTurn, Usage
 from affordance.runtime.record.events import ModelSwitched
 
-__all__ = ["added", "priced", "split", "switch_events"]
+__all__ = ["added", "priced", "switch_events"]
 
 
 def priced(turn: ProviderTurn, prices: Prices, connection: Model) -> Usage:
@@ -41,13 +41,6 @@ def added(
         by_provider = {home: total} if total is not NO_USAGE else {}
     by_provider[provider] = by_provider.get(provider, NO_USAGE) + usage
     return total + usage, by_provider
-
-
-def split(total: Usage, by_provider: dict[str, Usage] | None, home: str) -> dict[str, Usage]:
-    """The run's usage by provider: the split, or all of it the connection's."""
-    if by_provider is not None:
-        return dict(by_provider)
-    return {home: total} if total is not NO_USAGE else {}
 
 
 def switch_events(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from affordance._fastinit import fast_init
 from affordance.prompt.disclosure import DisclosureRequest
-from affordance.runtime.record.session import kept_by_default, watched_event
+from affordance.runtime.record.session import handler_event, kept_by_default, watched_event
 from affordance.tools.result import ToolResult
 
 if TYPE_CHECKING:
@@ -97,6 +97,7 @@ class ToolInvoked:
         return self.result.success
 
 
+@handler_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ToolHandlerStarted:
@@ -118,6 +119,7 @@ class ToolHandlerStarted:
     tool: Tool[Any, Any]
 
 
+@handler_event
 @fast_init
 @dataclass(frozen=True, slots=True)
 class ToolAttemptFailed:

@@ -35,7 +35,9 @@ E = TypeVar("E")
 Reducer = Callable[[tuple[S, ...], E], tuple[S, ...]]
 EventT = TypeVar("EventT", bound=type[Any])
 
-_KEPT_BY_DEFAULT: list[type[Any]] = []
+_KEPT_BY_DEFAULT: dict[type[Any], tuple[tuple[type[Any], Reducer[Any, Any]], ...]] = {}
+"""The reducers every session starts with (:func:`kept_by_default`). Replaced, never changed in
+place: sessions share it until one registers a reducer of its own."""
 
 
 class SuspendedRun(Protocol):
@@ -55,12 +57,23 @@ def watched_event(event_type: EventT) -> EventT:
     return event_type
 
 
+_HANDLER_EVENTS: set[type[Any]] = set()
+
+
+def handler_event(event_type: EventT) -> EventT:
+    """Mark an event type of a handler at work, built only when watched: a session recording
+    one says so in :attr:`Session.watches_handlers`, read once per call."""
+    _HANDLER_EVENTS.add(event_type)
+    return event_type
+
+
 def kept_by_default(event_type: EventT) -> EventT:
     """Mark an event type as one every session keeps (appended to the slice of its own type),
     unless made with ``record_events=False``. The events module marks its own; the mark keeps
     this module from importing the events, whose ``PromptExecuted`` holds a response that
     holds a session."""
-    _KEPT_BY_DEFAULT.append(event_type)
+    global _KEPT_BY_DEFAULT
+    _KEPT_BY_DEFAULT = {**_KEPT_BY_DEFAULT, event_type: ((event_type, append),)}
     return event_type
 
 
@@ -111,6 +124,7 @@ class Session:
     """State that outlives one evaluation: slices, opened sections, pending confirmations."""
 
     watches_requests = False  # a reducer records a run's request events (see watched_event)
+    watches_handlers = False  # a reducer records a handler's events (see handler_event)
     nested_usage: dict[str, list[tuple[str, Usage]]] | None = None
     """Usage tool calls spent on nested runs, by the id of the run that is to count it: see
     :meth:`add_usage` (``None`` until a call adds some)."""
@@ -119,8 +133,9 @@ class Session:
         self.session_id = session_id or new_id()
         self._lock = RLock()
         self._slices: dict[type[Any], tuple[Any, ...] | _Appended] = {}
-        self._reducers: dict[type[Any], list[tuple[type[Any], Reducer[Any, Any]]]] = (
-            {kept: [(kept, append)] for kept in _KEPT_BY_DEFAULT} if record_events else {}
+        # replaced, never changed in place, so a new session shares the default reducers
+        self._reducers: Mapping[type[Any], tuple[tuple[type[Any], Reducer[Any, Any]], ...]] = (
+            _KEPT_BY_DEFAULT if record_events else {}
         )
         self._suspended: dict[str, SuspendedRun] = {}
         self._stopped: dict[str, object] = {}
@@ -134,9 +149,12 @@ class Session:
     ) -> None:
         """Run ``reducer`` on the ``slice_type`` slice for every ``event_type`` event applied."""
         with self._lock:
-            self._reducers.setdefault(event_type, []).append((slice_type, reducer))
+            registered = (*self._reducers.get(event_type, ()), (slice_type, reducer))
+            self._reducers = {**self._reducers, event_type: registered}
             if event_type in _WATCHED:
                 self.watches_requests = True
+            if event_type in _HANDLER_EVENTS:
+                self.watches_handlers = True
 
     def apply(self, event: object) -> None:
         """Feed one event to the reducers registered for its type."""
@@ -144,17 +162,20 @@ class Session:
         if not reducers:
             return
         with self._lock:
+            slices = self._slices
             for slice_type, reducer in reducers:
-                current = self._slices.get(slice_type, ())
+                current = slices.get(slice_type, ())
                 if reducer is append:  # the common case, in O(1)
-                    if isinstance(current, _Appended):
+                    if not current:  # a first value: a tuple of one, until a second comes
+                        slices[slice_type] = (event,)
+                    elif isinstance(current, _Appended):
                         current.add(event)
-                    else:
-                        self._slices[slice_type] = _Appended([*current, event])
+                    else:  # a second value: from now on, a list grown in place
+                        slices[slice_type] = _Appended([*current, event])
                     continue
                 if isinstance(current, _Appended):
                     current = current.values()
-                self._slices[slice_type] = reducer(current, event)
+                slices[slice_type] = reducer(current, event)
 
     def records(self, event_type: type[Any]) -> bool:
         """Whether a reducer is registered for ``event_type``."""
@@ -182,7 +203,8 @@ class Session:
 
     # -- visibility opened by the model, remembered across evaluations ---------------------
 
-    def visibility_overrides(self) -> Mapping[SectionPath, SectionVisibility]:
+    def visibility_overrides(self) -> dict[SectionPath, SectionVisibility]:
+        """The sections opened so far, in a new dict (the caller's own)."""
         return dict(self._visibility) if self._visibility else {}
 
     def open_sections(self, overrides: Mapping[SectionPath, SectionVisibility]) -> None:
