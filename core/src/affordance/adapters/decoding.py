@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, TypeAlias, TypeVar
 
 from affordance._json import loads
 from affordance.adapters.sse import aclose_source
@@ -164,6 +165,10 @@ def token_count(value: Any, key: str | None = None) -> int:
     return value if type(value) is int else 0  # JSON integers only: not bool, not float
 
 
+_Reader: TypeAlias = "Callable[[dict[str, Any]], int]"
+"""A reader of one count from a usage object (a ``dict``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class UsageFields:
     """Where a provider's usage object keeps each count of :class:`Usage`: per count, the
@@ -174,34 +179,71 @@ class UsageFields:
     output: tuple[str, ...]
     cached: tuple[str, ...] = ()
     reasoning: tuple[str, ...] = ()
-    _paths: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False, compare=False)
+    _readers: tuple[_Reader, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:  # each field's path, split once
+    def __post_init__(self) -> None:  # each count's reader, chosen once
         counts = (self.input, self.output, self.cached, self.reasoning)
-        paths = tuple(tuple(tuple(name.split(".")) for name in names) for names in counts)
-        object.__setattr__(self, "_paths", paths)
+        object.__setattr__(self, "_readers", tuple(_count_reader(names) for names in counts))
 
     def read(self, usage: Any) -> Usage:
         """The counts of ``usage``; none at all when it is no object."""
-        if not isinstance(usage, dict):
+        if type(usage) is not dict:  # JSON objects only: anything else has no counts
             return Usage()
-        inputs, outputs, cached, reasoning = self._paths
+        inputs, outputs, cached, reasoning = self._readers
         return Usage(
-            input_tokens=_total(usage, inputs),
-            output_tokens=_total(usage, outputs),
-            cached_input_tokens=_total(usage, cached),
-            reasoning_tokens=_total(usage, reasoning),
+            input_tokens=inputs(usage),
+            output_tokens=outputs(usage),
+            cached_input_tokens=cached(usage),
+            reasoning_tokens=reasoning(usage),
         )
 
 
-def _total(usage: dict[str, Any], paths: tuple[tuple[str, ...], ...]) -> int:
+def _count_reader(names: tuple[str, ...]) -> _Reader:
+    """How one count is read from a usage object: most counts are one field, read by a reader
+    of its own; several are summed (their plain keys with one lookup each)."""
+    if len(names) == 1:
+        return _field_reader(names[0])
+    keys = tuple(name for name in names if "." not in name)
+    nested = tuple(_field_reader(name) for name in names if "." in name)
+    return partial(_total, keys, nested)
+
+
+def _field_reader(name: str) -> _Reader:
+    """A plain key, read with one lookup; a nested field, by its path (split once)."""
+    path = tuple(name.split("."))
+    if len(path) == 1:
+        return partial(_key, name)
+    if len(path) == 2:
+        return partial(_in_object, *path)
+    return partial(_path, path)
+
+
+def _key(key: str, usage: dict[str, Any]) -> int:
+    value = usage.get(key)
+    return value if type(value) is int else 0  # JSON integers only: not bool, not float
+
+
+def _in_object(key: str, inner: str, usage: dict[str, Any]) -> int:
+    found = usage.get(key)
+    value = found.get(inner) if type(found) is dict else None
+    return value if type(value) is int else 0
+
+
+def _path(path: tuple[str, ...], usage: dict[str, Any]) -> int:
+    value: Any = usage
+    for name in path:
+        value = value.get(name) if type(value) is dict else None
+    return value if type(value) is int else 0
+
+
+def _total(keys: tuple[str, ...], nested: tuple[_Reader, ...], usage: dict[str, Any]) -> int:
     total = 0
-    for path in paths:
-        value: Any = usage
-        for name in path:
-            value = value.get(name) if type(value) is dict else None
-        if type(value) is int:  # JSON integers only: not bool, not float
+    for key in keys:
+        value = usage.get(key)
+        if type(value) is int:
             total += value
+    for read in nested:
+        total += read(usage)
     return total
 
 

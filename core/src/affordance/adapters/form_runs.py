@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from affordance._fastinit import fast_init
+
 if TYPE_CHECKING:
     from affordance.adapters.resolution import WireForms
 
@@ -27,6 +29,7 @@ PieceT = TypeVar("PieceT")
 EntryT = TypeVar("EntryT")
 
 
+@fast_init  # built for each message sent
 @dataclass(frozen=True, slots=True)
 class RunForm(Generic[PieceT, EntryT]):
     """A message's form where consecutive messages of one ``kind`` (a role) share an entry: its
@@ -50,18 +53,28 @@ def joined_transcript(
     :func:`run_entry` with ``join``. A form without pieces sends nothing and does not part the
     messages around it."""
     out: list[EntryT] = []
-    run: list[RunForm[PieceT, EntryT]] = []  # consecutive forms of one kind, until another
+    # Most messages make an entry alone (roles alternate): a form's own entry is sent at once,
+    # and the entry of a run of several is joined at the end, in the place the run holds.
+    runs: list[tuple[int, list[RunForm[PieceT, EntryT]]]] = []  # (place in out, forms)
+    run: list[RunForm[PieceT, EntryT]] = []  # the forms of out's last entry
+    kind: object = _NO_KIND  # their kind
     for message in messages:
         form = forms.of(message, build)
         if not form.pieces:
             continue
-        if run and run[0].kind != form.kind:
-            out.append(run_entry(run, join))
-            run.clear()
+        if form.kind != kind:
+            kind, run = form.kind, [form]
+            out.append(form.entry)
+            continue
         run.append(form)
-    if run:
-        out.append(run_entry(run, join))
+        if len(run) == 2:  # out's last entry is a run's from now on
+            runs.append((len(out) - 1, run))
+    for place, joined in runs:
+        out[place] = run_entry(joined, join)
     return out
+
+
+_NO_KIND = object()  # the kind before the first entry: no form's
 
 
 def run_entry(

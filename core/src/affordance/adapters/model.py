@@ -144,12 +144,14 @@ class ProviderModel:
         wire format, like the offline ones) reads turns as they are."""
         if not self.default_serializers and not self._given_serializers:
             return turn
-        resolution = self.resolution()
         calls = turn.tool_calls
-        changed = False
-        if calls and request.tools:
+        if calls:  # the calls to read back; a turn with calls is no final answer
+            if not request.tools:
+                return turn
+            resolution = self.resolution()
             tools = {tool.name: tool for tool in request.tools}
             normalized: list[ToolCall] = []
+            changed = False
             for call in calls:
                 tool = tools.get(call.name)
                 normalize = (
@@ -160,21 +162,14 @@ class ProviderModel:
                     continue
                 normalized.append(ToolCall(call.id, call.name, normalize(call.arguments)))
                 changed = True
-            calls = tuple(normalized)
-        text = turn.text
-        if (
-            request.output_schema is not None
-            and text is not None
-            and not calls
-            and turn.finish_reason == "stop"
-        ):
-            normalize_text = resolution.output_format(
-                request.output_schema, request.output_name
-            ).normalize_text
-            if normalize_text is not None:
-                text = normalize_text(text)
-                changed = True
-        return dataclasses.replace(turn, text=text, tool_calls=calls) if changed else turn
+            return dataclasses.replace(turn, tool_calls=tuple(normalized)) if changed else turn
+        schema, text = request.output_schema, turn.text
+        if schema is None or text is None or turn.finish_reason != "stop":
+            return turn  # no structured answer to read back
+        normalize_text = self.resolution().output_format(schema, request.output_name).normalize_text
+        if normalize_text is None:
+            return turn
+        return dataclasses.replace(turn, text=normalize_text(text))
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The declarations of ``tools`` as this provider's tool serializer makes them.

@@ -105,9 +105,22 @@ class WeakIdentityCache(Generic[KeyT, ValueT]):
     def put(self, key: KeyT, value: ValueT) -> ValueT:
         entry = _WeakEntry(key, self._forget)
         entry.index, entry.value = id(key), value
+        self._keep(entry)
+        return value
+
+    def _keep(self, entry: _WeakEntry) -> None:
+        """Keep ``entry`` (a :class:`_WeakEntry` of this cache's ``_forget``), replacing any other
+        of its key."""
         with self._lock:
             self._entries[entry.index] = entry
-        return value
+
+
+class _KeptForm(_WeakEntry):
+    """An entry of :class:`WireForms`: its value is a message's form, kept with the context it
+    was built under (apart from it, so a kept form is found with two attribute reads)."""
+
+    __slots__ = ("context",)
+    context: object
 
 
 class WireForms:
@@ -127,23 +140,26 @@ class WireForms:
     __slots__ = ("_entries", "_forms")
 
     def __init__(self) -> None:
-        self._forms: WeakIdentityCache[Any, tuple[object, Any]] = WeakIdentityCache()
-        self._entries = self._forms._entries  # read by of() directly: one call per kept form
+        self._forms: WeakIdentityCache[Any, Any] = WeakIdentityCache()
+        self._entries: dict[int, _KeptForm] = self._forms._entries  # type: ignore[assignment]
+        """Read by :meth:`of` directly: one call per kept form."""
 
     def __len__(self) -> int:
         return len(self._forms)
 
     def get(self, message: Any, context: object = None) -> Any | None:
         """The form kept for ``message`` under ``context``, or ``None``."""
-        kept = self._forms.get(message)
-        if kept is None:
+        entry = self._entries.get(id(message))
+        if entry is None or entry() is not message:
             return None
-        built_under, form = kept
-        return form if built_under is context or built_under == context else None
+        built_under = entry.context
+        return entry.value if built_under is context or built_under == context else None
 
     def put(self, message: Any, form: ValueT, context: object = None) -> ValueT:
         """Keep ``form`` for ``message`` under ``context`` (replacing any other); return it."""
-        self._forms.put(message, (context, form))
+        entry = _KeptForm(message, self._forms._forget)
+        entry.index, entry.value, entry.context = id(message), form, context
+        self._forms._keep(entry)
         return form
 
     def of(
@@ -156,10 +172,13 @@ class WireForms:
         """The form kept for ``message`` under ``context``; else ``build(message, *args)``, kept
         under ``context`` and returned. A kept form costs this one call."""
         entry = self._entries.get(id(message))
-        if entry is not None and entry() is message:
-            kept: tuple[object, ValueT] = entry.value
-            if kept[0] is context or kept[0] == context:
-                return kept[1]
+        if (
+            entry is not None
+            and entry() is message
+            and (entry.context is context or entry.context == context)
+        ):
+            form: ValueT = entry.value
+            return form
         return self.put(message, build(message, *args), context)
 
 
@@ -184,6 +203,7 @@ class Resolution:
         self._codecs: dict[str, HostedToolCodec[Any, Any] | None] = dict(codecs)
         self._serializers: dict[str, Any] = {}
         self._declarations: WeakIdentityCache[Tool[Any, Any], ToolDeclaration] = WeakIdentityCache()
+        self._declared = self._declarations._entries
         self._outputs: IdentityCache[Mapping[str, Any], tuple[str, OutputFormat]] = IdentityCache()
         self.wire_forms = WireForms()
         """The messages' wire forms on this model (see :class:`WireForms`)."""
@@ -219,8 +239,9 @@ class Resolution:
     def declaration(self, tool: Tool[Any, Any]) -> ToolDeclaration:
         """``tool`` as this provider declares it, computed once per tool object and kept as long
         as the tool lives."""
-        found = self._declarations.get(tool)
-        if found is not None:
+        entry = self._declared.get(id(tool))  # the cache's lookup, inline: once per tool sent
+        if entry is not None and entry() is tool:
+            found: ToolDeclaration = entry.value
             return found
         serializer: ToolSerializer = self.serializer("tool")
         return self._declarations.put(tool, serializer.declare(tool))

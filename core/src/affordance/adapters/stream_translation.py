@@ -140,7 +140,8 @@ class StreamTranslator:
         """The turn's end: its ``usage``, the provider's finish ``reason`` in the core's words
         (:func:`~affordance.adapters.decoding.finish_reason` with ``names``: ``tool_calls``
         whenever a call began), and the response id and model kept so far."""
-        finished = finish_reason(reason, names, calls=bool(self.calls))
+        # tool_calls whenever a call began (finish_reason's first rule), told without a call
+        finished = "tool_calls" if self.calls else finish_reason(reason, names, calls=False)
         return TurnEnd(usage, finished, self.response_id, response_model=self.response_model)
 
 

@@ -47,7 +47,8 @@ def within_strict_budget(
             kept.append(declaration)
             continue
         schema = declaration.get(budget.schema_field)
-        cost = _cost_of(schema) if isinstance(schema, Mapping) else _NO_COST
+        # a dict told before the Mapping ABC's check (a call into the ABC machinery)
+        cost = _cost_of(schema) if isinstance(schema, (dict, Mapping)) else _NO_COST
         if (
             count + 1 <= budget.tools
             and optional + cost.optional <= budget.optional

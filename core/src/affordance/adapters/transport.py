@@ -16,6 +16,7 @@ once (a durable engine retrying with its own policy).
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -244,12 +245,11 @@ class StainlessTransport(Generic[ErrorT]):
 
     def _request_id(self, response: Any) -> Callable[[], str | None]:
         """The request id, read only when a failure needs it (a header lookup scans them)."""
+        return functools.partial(self._request_id_of, response)
 
-        def read() -> str | None:
-            found = response.headers.get(self.request_id_header)
-            return found if isinstance(found, str) else None
-
-        return read
+    def _request_id_of(self, response: Any) -> str | None:
+        found = response.headers.get(self.request_id_header)
+        return found if isinstance(found, str) else None
 
     def _not_a_stream(
         self, response: Any, request: ModelRequest, body: bytes

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from affordance._fastinit import fast_init
 from affordance.adapters.delta_turn import turn_from_deltas
 from affordance.adapters.model import ProviderModel
 
@@ -51,6 +52,7 @@ class Prepared(Protocol):
 PreparedT = TypeVar("PreparedT", bound=Prepared)
 
 
+@fast_init  # built for each request
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
     """A request body, whether hosted tools were declared (their codecs then read the answer)

@@ -107,16 +107,18 @@ def build_body(
     ``mcp_servers``) go in after the adapter's own fields, before ``extra_body``; the headers
     they ask for (its ``anthropic-beta``) are sent with it."""
     hosted = model.hosted_request(request)
+    resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     body: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": settings.max_tokens,
         # each message's blocks, and its entry alone, built once; a run of one role joined
         "messages": joined_transcript(
-            request.messages, model.wire_forms(), partial(_form, model=model), _entry
+            request.messages, resolved.wire_forms, partial(_form, model=model), _entry
         ),
     }
     system = request.instructions
-    tools = within_strict_budget([model.declaration(t).wire for t in request.tools], STRICT_BUDGET)
+    declared = [resolved.declaration(tool).wire for tool in request.tools]
+    tools = within_strict_budget(declared, STRICT_BUDGET)
     tools.extend(hosted.declarations)
     if tools:
         body["tools"] = tools
@@ -124,7 +126,7 @@ def build_body(
         if choice is not None:
             body["tool_choice"] = choice
     if request.output_schema is not None:
-        formatted = model.output_format(request.output_schema, request.output_name).wire
+        formatted = resolved.output_format(request.output_schema, request.output_name).wire
         for key, value in formatted.items():
             if key == "system" and isinstance(value, str):
                 system = value if system is None else f"{system}\n\n{value}"

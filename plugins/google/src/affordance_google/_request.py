@@ -31,7 +31,7 @@ from affordance_google._attachments import attachment_part
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel
+    from affordance.adapters import ProviderModel, WireForms
 
 __all__ = ["PreparedRequest", "build_body"]
 
@@ -69,14 +69,16 @@ def build_body(
     """The ``generateContent`` body of ``request``. The hosted tools' request extras (none of the
     shipped codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
     hosted = model.hosted_request(request)
-    declarations = [model.declaration(tool).wire for tool in request.tools]
+    resolved = model.resolution()  # the registry's snapshot, looked up once for the body
+    declarations = [resolved.declaration(tool).wire for tool in request.tools]
     names = {
         str(wire["name"]): tool.name
         for tool, wire in zip(request.tools, declarations, strict=True)
         if wire.get("name") != tool.name
     }
     declared = {tool: wire for wire, tool in names.items()}
-    body: dict[str, Any] = {"contents": _contents(model, request.messages, declared)}
+    contents = _contents(model, resolved.wire_forms, request.messages, declared)
+    body: dict[str, Any] = {"contents": contents}
     if request.instructions is not None:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     tools: list[Mapping[str, Any]] = list(hosted.declarations)
@@ -93,7 +95,7 @@ def build_body(
             body["toolConfig"] = tool_config
     generation: dict[str, Any] = {}
     if request.output_schema is not None:
-        generation.update(model.output_format(request.output_schema, request.output_name).wire)
+        generation.update(resolved.output_format(request.output_schema, request.output_name).wire)
     options = {"maxOutputTokens": settings.max_tokens, "temperature": settings.temperature}
     generation.update((key, value) for key, value in options.items() if value is not None)
     if generation:
@@ -118,14 +120,13 @@ def _function_calling_config(
 
 
 def _contents(
-    model: ProviderModel, messages: Sequence[Any], declared: Mapping[str, str]
+    model: ProviderModel, forms: WireForms, messages: Sequence[Any], declared: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     """The transcript as ``contents``. Each message's content (or a tool result's part) is built
     once for the message's lifetime (the model's wire forms), under what else it depends on: a
     model turn rebuilt from another provider's names its functions as the request declares
     them, and a result names the call of the turn before it. Only the content of several
     results of one turn is built here."""
-    forms = model.wire_forms()
     contents: list[dict[str, Any]] = []
     pairing: Mapping[str, tuple[str | None, str]] = {}  # the last model turn's calls
     results: list[_Result] = []  # the current turn's results, until another message

@@ -110,10 +110,11 @@ def build_body(
     the function tools, and the caller's ``extra_body`` is merged last (it may replace them,
     but not ``stream``)."""
     hosted = model.hosted_request(request)
+    resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     transcript: list[Mapping[str, Any]] = []
     if shape.instructions_key is None and request.instructions is not None:
         transcript.append({"role": "system", "content": request.instructions})
-    forms = model.wire_forms()
+    forms = resolved.wire_forms
     attached: list[ToolResultMessage] = []  # the turn's results with attachments, until it ends
     for message in request.messages:
         if isinstance(message, ToolResultMessage):
@@ -128,7 +129,7 @@ def build_body(
     body: dict[str, Any] = {"model": settings.model, shape.transcript_key: transcript}
     if shape.instructions_key is not None and request.instructions is not None:
         body[shape.instructions_key] = request.instructions
-    tools = [shape.function(model.declaration(tool).wire) for tool in request.tools]
+    tools = [shape.function(resolved.declaration(tool).wire) for tool in request.tools]
     if shape.hosted_in_tools:
         tools.extend(hosted.declarations)
     else:
@@ -143,7 +144,7 @@ def build_body(
         if choice is not None:
             body["tool_choice"] = choice
     if request.output_schema is not None:
-        formatted = model.output_format(request.output_schema, request.output_name)
+        formatted = resolved.output_format(request.output_schema, request.output_name)
         body[shape.output_key] = shape.output_format(formatted.wire)
     if settings.max_tokens is not None:
         body[shape.max_tokens_key] = settings.max_tokens

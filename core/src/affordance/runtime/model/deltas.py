@@ -161,35 +161,40 @@ class TurnAssembler:
     def add(self, delta: Delta) -> None:
         if self._end is not None:
             raise DeltaError(f"a {type(delta).__name__} arrived after the turn ended")
+        # No class is two delta types (their slots conflict), so the order of the tests is only
+        # their cost: the most frequent first (a stream's text and arguments, then what every
+        # content block and every turn brings).
         if isinstance(delta, TextPiece):
             text: object = delta.text
             self._text.append(text if type(text) is str else _text(text))  # no call when fine
         elif isinstance(delta, ToolCallArguments):
             piece: object = delta.text
             self._call(delta.index).pieces.append(piece if type(piece) is str else _text(piece))
-        elif isinstance(delta, ToolCallBegun):
-            if delta.index in self._calls:
-                raise DeltaError(f"tool call {delta.index} began twice")
-            call_id: object = delta.call_id  # plugin code: the annotations are no promise
-            name: object = delta.name
-            if not isinstance(call_id, str) or not isinstance(name, str):
-                raise DeltaError(f"tool call {delta.index} has no string id and name")
-            self._calls[delta.index] = _Call(delta.call_id, delta.name)
-        elif isinstance(delta, ToolCallReady):
-            arguments: object = delta.arguments
-            if arguments is not None:
-                if not isinstance(arguments, (str, Mapping)):
-                    raise DeltaError(f"tool call {delta.index} is ready with no text or object")
-                self._call(delta.index).arguments = arguments
         elif isinstance(delta, ProviderItem):
             if delta.echo:
                 self._items.append(delta.item)
             if delta.hosted:
                 self._hosted.append(delta.item)
-        elif isinstance(delta, RefusalPiece):
-            self._refusal.append(_text(delta.text))
         elif isinstance(delta, TurnEnd):
             self._end = delta
+        elif isinstance(delta, ToolCallBegun):
+            index = delta.index
+            if index in self._calls:
+                raise DeltaError(f"tool call {index} began twice")
+            call_id: object = delta.call_id  # plugin code: the annotations are no promise
+            name: object = delta.name
+            if not isinstance(call_id, str) or not isinstance(name, str):
+                raise DeltaError(f"tool call {index} has no string id and name")
+            self._calls[index] = _Call(call_id, name)
+        elif isinstance(delta, ToolCallReady):
+            arguments: object = delta.arguments
+            if arguments is not None:
+                # a dict is told before the Mapping ABC's (slower) check
+                if not isinstance(arguments, (str, dict, Mapping)):
+                    raise DeltaError(f"tool call {delta.index} is ready with no text or object")
+                self._call(delta.index).arguments = arguments
+        elif isinstance(delta, RefusalPiece):
+            self._refusal.append(_text(delta.text))
 
     def _call(self, index: int) -> _Call:
         call = self._calls.get(index)
@@ -212,13 +217,17 @@ class TurnAssembler:
                 phase="response",
                 provider=provider,
             )
-        calls = tuple(
-            ToolCall(
-                call.call_id,
-                call.name,
-                call.arguments if call.arguments is not None else "".join(call.pieces),
+        calls = (
+            tuple(
+                ToolCall(
+                    call.call_id,
+                    call.name,
+                    call.arguments if call.arguments is not None else "".join(call.pieces),
+                )
+                for _, call in sorted(self._calls.items())
             )
-            for _, call in sorted(self._calls.items())
+            if self._calls
+            else ()
         )
         return ProviderTurn(
             text="".join(self._text) if self._text else None,
