@@ -96,12 +96,7 @@ def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> P
                         f"this affordance speaks plugin API {PLUGIN_API}"
                     )
                     continue
-                contribution = Contribution(
-                    spec,
-                    plugin=record.name,
-                    distribution=record.distribution,
-                    version=record.version,
-                )
+                contribution = Contribution(spec, record.name, record.distribution, record.version)
                 if any(c.key == contribution.key for c in contributions):
                     return _failed(record, f"contributes {contribution.key} twice")
                 contributions.append(contribution)

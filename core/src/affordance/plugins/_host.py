@@ -1,14 +1,11 @@
 """``PluginHost``: a pluggy ``PluginManager`` plus our loader, the plugin table and the registry.
 
 Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
-call imports the entry-point plugins, each in isolation and within ``import_timeout`` seconds
-(on a daemon thread: a hung import is abandoned and its plugin failed, so the registry is always
-built); reports plugins implementing unknown hooks, and collects every plugin's specs one hook
-implementation at a time, so one raising plugin is recorded as failed and contributes nothing
-while the others carry on. "Raising" means any ``BaseException`` but ``KeyboardInterrupt``: a
-plugin calling ``sys.exit()`` at import must not take the host, or the process, down with it.
-The result is cached until :meth:`PluginHost.register`, :meth:`PluginHost.unregister` or
-:meth:`PluginHost.pin` invalidates it.
+call imports the entry-point plugins, each within ``import_timeout`` (``_bounded_import``: a hung
+import is abandoned, so the registry is always built), fails the plugins implementing unknown
+hooks, and collects every plugin's specs (``_collect``). A plugin that raises — any
+``BaseException`` but ``KeyboardInterrupt``: ``sys.exit()`` at import must not take the host, or
+the process, down with it — is recorded as failed and contributes nothing; the others carry on.
 """
 
 from __future__ import annotations

@@ -88,19 +88,15 @@ def select(found: Sequence[Found], settings: PluginSettings) -> list[Found]:
     selected: list[Found] = []
     for entry_point, record, reason in verdicts:
         rivals = [r for r in wanted[record.name] if r is not record]
+        row = record
         if reason is not None:
-            selected.append(
-                (entry_point, replace(record, status=PluginStatus.BLOCKED, reason=reason))
-            )
+            row = replace(record, status=PluginStatus.BLOCKED, reason=reason)
         elif rivals:
             others = ", ".join(f"{r.distribution or '?'} {r.version or ''}".strip() for r in rivals)
             duplicate = (
                 f"entry point {record.name!r} is also declared by {others}; neither is loaded. "
                 f"Uninstall one, or disable one with {DISABLE}={rivals[0].distribution or '...'}"
             )
-            selected.append(
-                (entry_point, replace(record, status=PluginStatus.DUPLICATE, reason=duplicate))
-            )
-        else:
-            selected.append((entry_point, record))
+            row = replace(record, status=PluginStatus.DUPLICATE, reason=duplicate)
+        selected.append((entry_point, row))
     return selected

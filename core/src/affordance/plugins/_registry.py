@@ -2,9 +2,8 @@
 
 The rules, in order, for a key with several contributions: the user's pin, then the highest
 ``priority``; a remaining tie raises a :class:`ConflictError` when that key is first used. Load
-order never decides. Code named by a contribution (an adapter class, a codec or serializer
-factory, a hosted tool kind's config or output type) is imported only when it is first asked
-for, after its SDK requirement has been checked.
+order never decides. The code a contribution names is imported (``_targets``) only when it is
+first asked for, after its SDK requirement has been checked.
 
 The registry sits below the adapters: adapters ask it for what it resolved (codecs, serializers),
 it never imports them. An adapter class is checked against the runtime's ``Evaluator``.

@@ -153,10 +153,7 @@ class PluginSettings:
         )
 
     def override(self, **options: Unpack[PluginOptions]) -> PluginSettings:
-        """These settings with the given options replacing the environment's (None keeps one).
-
-        ``disable`` adds to the environment's list; ``pins`` are merged over its pins.
-        """
+        """These settings with ``options`` (:class:`PluginOptions`) over the environment's."""
         unknown = sorted(set(options) - set(PluginOptions.__annotations__))
         if unknown:
             raise TypeError(f"unknown plugin option(s) {', '.join(unknown)}")
