@@ -213,6 +213,7 @@ def test_a_fresh_conversation_welcomes_with_examples_to_try(page: Any) -> None:
     expect(page.locator(".msg.assistant").last).to_have_text(
         "Created task #1 “Buy milk” (priority medium; due 2026-03-03)."
     )
+    expect(page.locator("#send")).to_be_enabled()  # the reply has ended: the server saved it
 
     page.reload()  # a conversation with messages comes back without the welcome
     expect(page.locator(".msg.user")).to_have_text([EXAMPLES[0]])

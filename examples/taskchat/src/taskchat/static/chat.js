@@ -173,8 +173,7 @@ class ReplyView {
 
   // The final event: exactly the body of POST /api/v1/chat.
   reply(data) {
-    state.conversationId = data.conversation_id;
-    localStorage.setItem(STORAGE_KEY, data.conversation_id);
+    keepConversation(data.conversation_id);
     for (const result of data.tool_results) {
       if (!this.tools.has(result.call_id)) this.tool_call_finished(result);
     }
@@ -218,6 +217,13 @@ class ReplyView {
   }
 }
 
+// The conversation a reload comes back to: kept as soon as the server names it, so that a
+// reload before the reply's last event still finds what the server saved.
+function keepConversation(id) {
+  state.conversationId = id;
+  localStorage.setItem(STORAGE_KEY, id);
+}
+
 async function send(fields) {
   for (const stale of document.querySelectorAll(".msg.unreachable")) stale.remove();
   setBusy(true);
@@ -244,7 +250,7 @@ async function send(fields) {
     let ended = false;
     for await (const { name, data } of readEvents(response)) {
       switch (name) {
-        case "chat_started": state.conversationId = data.conversation_id; break;
+        case "chat_started": keepConversation(data.conversation_id); break;
         case "text_delta": view.text_delta(data); break;
         case "tool_call_started": view.tool_call_started(data); break;
         case "tool_call_finished": view.tool_call_finished(data); break;
