@@ -216,14 +216,16 @@ class PromptTemplate(Generic[OutputT]):
             check_rendered_names(tools, hosted)
         if summarized:
             tools.append(open_sections_tool())
+        # every field in order, none by keyword: a class called with keywords passes them
+        # through a dict built per call (a render per run)
         return RenderedPrompt(
-            text="\n\n".join(parts),
-            tools=tuple(tools),
-            hosted_tools=tuple(hosted),
-            output_type=self.output_type,
-            summarized=tuple(summarized),
-            visibility_overrides=visibility,
-            skipped_overrides=() if applied is None else applied.skipped,
+            "\n\n".join(parts),  # text
+            tuple(tools),
+            tuple(hosted),  # hosted_tools
+            self.output_type,
+            tuple(summarized),
+            visibility,  # visibility_overrides
+            () if applied is None else applied.skipped,  # skipped_overrides
         )
 
     def applied_overrides(

@@ -63,7 +63,6 @@ class Attempts:
         executor: AttemptSettings,
         prepared: PreparedCall,
         context: ToolContext,
-        *,
         watched: bool = False,
     ) -> None:
         tool = prepared.tool

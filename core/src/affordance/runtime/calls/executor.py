@@ -148,7 +148,7 @@ class ToolExecutor:
         if prepared.result is not None:
             return CallOutcome(prepared, prepared.result)
         if handler_watched(context):
-            return run_isolated(lambda: self._run(Attempts(self, prepared, context, watched=True)))
+            return run_isolated(lambda: self._run(Attempts(self, prepared, context, True)))
         return self._run(Attempts(self, prepared, context))
 
     def _run(self, attempts: Attempts) -> CallOutcome:
@@ -180,7 +180,7 @@ class ToolExecutor:
     async def _arun(
         self, prepared: PreparedCall, context: ToolContext, *, watched: bool = False
     ) -> CallOutcome:
-        attempts = Attempts(self, prepared, context, watched=watched)
+        attempts = Attempts(self, prepared, context, watched)
         while True:
             timeout = attempts.begin()
             if isinstance(timeout, CallOutcome):
@@ -199,7 +199,8 @@ class ToolExecutor:
 
     def finish(self, outcome: CallOutcome, *, run_id: str, turn: int) -> None:
         """The bookkeeping once a call is over: :meth:`remember` it, then :meth:`record` it."""
-        self.remember(outcome)
+        if outcome.prepared.cache_key is not None:  # only a cached tool's call has a key
+            self.remember(outcome)
         self.record(outcome, run_id=run_id, turn=turn)
 
     def remember(self, outcome: CallOutcome) -> None:
@@ -278,13 +279,18 @@ class ToolExecutor:
             raise HandlerTimeoutError from error
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: ``dumps`` with
+options builds its encoder per call, which costs as much as the encoding of a small object."""
+
+
 def _json_size(arguments: object) -> int | None:
     """The characters of JSON an already-parsed ``arguments`` object takes; None when it has no
     JSON form (its parsing says what is wrong with it)."""
-    if not isinstance(arguments, Mapping):
+    if type(arguments) is not dict and not isinstance(arguments, Mapping):
         return None
     try:
-        return len(json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":")))
+        return len(_COMPACT.encode(dict(arguments)))
     except (TypeError, ValueError, RecursionError):
         return None
 

@@ -63,17 +63,19 @@ class CallOutcome:
         run's: Temporal's attempt); ``disclosure`` for an ``open_sections`` call."""
         prepared = self.prepared
         result = self.result
+        # every field in order, none by keyword: a class called with keywords passes them
+        # through a dict built per call (one event per call of every run)
         return ToolInvoked(
-            prompt_name=prompt_name,
-            run_id=run_id,
-            turn=turn,
-            call_id=prepared.call.id,
-            name=prepared.call.name,
-            params=prepared.params,
-            result=result,
-            rendered_output=self.rendered if self.rendered is not None else result.render(),
-            duration=self.duration,
-            attempts=self.attempts if attempts is None else attempts,
-            cached=prepared.cached,
-            disclosure=disclosure,
+            prompt_name,
+            run_id,
+            turn,
+            prepared.call.id,  # call_id
+            prepared.call.name,  # name
+            prepared.params,
+            result,
+            self.rendered if self.rendered is not None else result.render(),  # rendered_output
+            self.duration,
+            self.attempts if attempts is None else attempts,
+            prepared.cached,
+            disclosure,
         )

@@ -215,7 +215,7 @@ class Evaluation(
         self._render()  # sets rendered, _opening and _tools
         for skipped in self.rendered.skipped_overrides:
             self._emit(OverrideSkipped(prompt.name, self.run_id, skipped))
-        self._calls = TurnCalls(executor=executor, prompt=prompt, run_id=self.run_id)
+        self._calls = TurnCalls(executor, prompt, self.run_id)
         self._output_schema = output_schema(prompt.output_type)
         self._output_name = output_name(prompt.output_type)
 
@@ -362,35 +362,39 @@ class Evaluation(
         choice = self.tool_choice
         if choice is not None:  # a request without tools asks for none
             choice = tool_choice_for_turn(choice, turn) if tools or hosted else None
+        # every field in order, none by keyword: a class called with keywords passes them
+        # through a dict built per call (0.3 µs more for this one, two or more per run)
         self._request = request = ModelRequest(
-            prompt_name=self.prompt.name,
-            run_id=self.run_id,
-            turn=turn,
-            rendered=rendered,
-            instructions=instructions,
-            messages=messages,
-            tools=tools,
-            hosted_tools=hosted,
-            output_schema=self._output_schema,
-            output_name=self._output_name,
-            deadline=self.deadline,
-            tool_choice=choice,
-            parallel_tool_calls=self.parallel_tool_calls,
+            self.prompt.name,
+            self.run_id,
+            turn,
+            rendered,
+            instructions,
+            messages,
+            tools,
+            hosted,  # hosted_tools
+            self._output_schema,
+            self._output_name,
+            self.deadline,
+            choice,  # tool_choice
+            self.parallel_tool_calls,
         )
         return SendRequest(request)
 
     # -- helpers ---------------------------------------------------------------------------
 
     def _context(self, call_id: str) -> ToolContext:
+        # fields in order, not by keyword (see _next_request)
         return ToolContext(
-            prompt=self.prompt,
-            rendered_prompt=self.rendered,
-            adapter=self.adapter,
-            session=self.session,
-            event_bus=self.bus,
-            run_id=self.run_id,
-            turn=self.turn,
-            call_id=call_id,
-            deadline=self.deadline,
-            asynchronous=self.asynchronous,
+            self.prompt,
+            self.rendered,  # rendered_prompt
+            self.adapter,
+            self.session,
+            self.bus,  # event_bus
+            self.run_id,
+            self.turn,
+            call_id,
+            self.deadline,
+            None,  # nested_answers
+            self.asynchronous,
         )

@@ -132,21 +132,23 @@ class Finishing:
         pending: tuple[PendingConfirmation, ...] = (),
         expansion: Mapping[SectionPath, SectionVisibility] | None = None,
     ) -> Finished[OutputT]:
+        # every field in order, none by keyword: a class called with keywords passes them
+        # through a dict built per call
         response: PromptResponse[OutputT] = PromptResponse(
-            prompt_name=self.prompt.name,
-            run_id=self.run_id,
-            session=self.session,
-            output=output,
-            text=text,
-            tool_results=tuple(self.tool_results),
-            hosted_outputs=dict(self.hosted_outputs),
-            usage=self.usage,
-            pending_confirmations=pending,
-            expansion=expansion,
-            finish_reason=finish_reason,
-            turns=self.turn,
-            messages=tuple(self._transcript),
-            usage_by_provider=self.usage_by_provider,
+            self.prompt.name,
+            self.run_id,
+            self.session,
+            output,
+            text,
+            tuple(self.tool_results),
+            dict(self.hosted_outputs),
+            self.usage,
+            pending,  # pending_confirmations
+            expansion,
+            finish_reason,
+            self.turn,  # turns
+            tuple(self._transcript),  # messages
+            self.usage_by_provider,
         )
         self._emit(PromptExecuted(self.prompt.name, self.run_id, response, tuple(self.opened)))
         return Finished(response)

@@ -98,13 +98,7 @@ class TurnCalls:
         "_turn",
     )
 
-    def __init__(
-        self,
-        *,
-        executor: ToolExecutor,
-        prompt: PromptTemplate[Any],
-        run_id: str,
-    ) -> None:
+    def __init__(self, executor: ToolExecutor, prompt: PromptTemplate[Any], run_id: str) -> None:
         self._executor = executor
         self._prompt = prompt
         self._run_id = run_id
