@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, TypeAlias, TypeVar
 
 from affordance._json import loads
@@ -190,61 +189,58 @@ class UsageFields:
         if type(usage) is not dict:  # JSON objects only: anything else has no counts
             return Usage()
         inputs, outputs, cached, reasoning = self._readers
-        return Usage(
-            input_tokens=inputs(usage),
-            output_tokens=outputs(usage),
-            cached_input_tokens=cached(usage),
-            reasoning_tokens=reasoning(usage),
-        )
+        return Usage(inputs(usage), outputs(usage), cached(usage), reasoning(usage))  # in order
 
 
 def _count_reader(names: tuple[str, ...]) -> _Reader:
     """How one count is read from a usage object: most counts are one field, read by a reader
-    of its own; several are summed (their plain keys with one lookup each)."""
+    of its own; several are summed (their plain keys with one lookup each). Readers are
+    closures: each is called for every answer, and a closure is the cheapest call."""
     if len(names) == 1:
         return _field_reader(names[0])
     keys = tuple(name for name in names if "." not in name)
     nested = tuple(_field_reader(name) for name in names if "." in name)
-    return partial(_total, keys, nested)
+
+    def total(usage: dict[str, Any]) -> int:
+        count = 0
+        for key in keys:
+            value = usage.get(key)
+            if type(value) is int:
+                count += value
+        for read in nested:
+            count += read(usage)
+        return count
+
+    return total
 
 
 def _field_reader(name: str) -> _Reader:
     """A plain key, read with one lookup; a nested field, by its path (split once)."""
     path = tuple(name.split("."))
     if len(path) == 1:
-        return partial(_key, name)
+
+        def key(usage: dict[str, Any]) -> int:
+            value = usage.get(name)
+            return value if type(value) is int else 0  # JSON integers only: not bool, not float
+
+        return key
     if len(path) == 2:
-        return partial(_in_object, *path)
-    return partial(_path, path)
+        outer, inner = path
 
+        def in_object(usage: dict[str, Any]) -> int:
+            found = usage.get(outer)
+            value = found.get(inner) if type(found) is dict else None
+            return value if type(value) is int else 0
 
-def _key(key: str, usage: dict[str, Any]) -> int:
-    value = usage.get(key)
-    return value if type(value) is int else 0  # JSON integers only: not bool, not float
+        return in_object
 
+    def at_path(usage: dict[str, Any]) -> int:
+        value: Any = usage
+        for step in path:
+            value = value.get(step) if type(value) is dict else None
+        return value if type(value) is int else 0
 
-def _in_object(key: str, inner: str, usage: dict[str, Any]) -> int:
-    found = usage.get(key)
-    value = found.get(inner) if type(found) is dict else None
-    return value if type(value) is int else 0
-
-
-def _path(path: tuple[str, ...], usage: dict[str, Any]) -> int:
-    value: Any = usage
-    for name in path:
-        value = value.get(name) if type(value) is dict else None
-    return value if type(value) is int else 0
-
-
-def _total(keys: tuple[str, ...], nested: tuple[_Reader, ...], usage: dict[str, Any]) -> int:
-    total = 0
-    for key in keys:
-        value = usage.get(key)
-        if type(value) is int:
-            total += value
-    for read in nested:
-        total += read(usage)
-    return total
+    return at_path
 
 
 class _StreamErrors:

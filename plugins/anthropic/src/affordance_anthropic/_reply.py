@@ -9,7 +9,8 @@ with ``stream=True``) with the core's SSE reader and hands each event here, pars
 ``content_block_start`` and deltas (``text_delta``, ``input_json_delta``, ``citations_delta``,
 ``thinking_delta``, ``signature_delta``) into exactly the block a whole answer holds, and handed
 over whole at ``content_block_stop`` as a provider item; text and tool arguments are also handed
-over piece by piece as they come. A whole answer's block is its own start and stop.
+over piece by piece as they come. A whole answer's block brings what its start and stop would,
+read at once (nothing to rebuild).
 
 The blocks are kept verbatim, in order, as the turn's ``provider_items`` (the next request
 resends them) and, when hosted tools were declared, as its ``hosted_items`` too: a server tool's
@@ -96,7 +97,7 @@ class MessagesReply(StreamTranslator):
     # -- message -----------------------------------------------------------------------------
 
     def whole(self, data: Any) -> list[Delta]:
-        """A whole answer: the deltas its content blocks make, each read as its start and stop."""
+        """A whole answer: the deltas its content blocks make (:meth:`whole_block`)."""
         data = expect(data, dict, "expected a JSON object, got {type}")
         if data.get("type") == "error":
             detail = describe_error_body(data, "no message", ("type",))
@@ -105,8 +106,7 @@ class MessagesReply(StreamTranslator):
         deltas = self.start(data)
         for index, entry in enumerate(content):
             block = expect(entry, dict, "a content block is not an object")
-            deltas.extend(self.block_start(index, block))
-            deltas.extend(self.block_stop(index, "content_block_stop"))
+            deltas.extend(self.whole_block(index, block))
         self.stop_with(data, None)
         deltas.extend(self.finish())
         return deltas
@@ -156,23 +156,44 @@ class MessagesReply(StreamTranslator):
 
     # -- content blocks ----------------------------------------------------------------------
 
+    def whole_block(self, index: int, block: dict[str, Any]) -> list[Delta]:
+        """A whole answer's block: the deltas its start and stop bring in a stream. With no
+        pieces in between there is nothing to rebuild, so the block is kept as it came, never
+        changed (a call's input that is no object is echoed as an empty one, in a copy)."""
+        out = list(self._opened(index, block))
+        if index in self.calls and "input" in block:  # a tool_use block: its call is ready
+            arguments = block["input"]
+            if not isinstance(arguments, dict):  # for the executor to report
+                arguments, block = json.dumps(arguments), {**block, "input": {}}
+            out.append(ToolCallReady(index, arguments))
+        out.append(ProviderItem(block, echo=True, hosted=self.hosted))
+        return out
+
     def block_start(self, index: int, started: Any) -> Sequence[Delta]:
-        """A block begins at ``index``: a call begun, text, a server tool at work."""
+        """A block begins at ``index``, to be rebuilt from the deltas that follow."""
         if not isinstance(started, dict):
             raise UnusableResponseError("a content_block_start event has no block object")
         if index in self._blocks:
             raise UnusableResponseError(f"a second content block started at index {index}")
         block = dict(started)
         state = self._blocks[index] = _Block(block)
+        opened = self._opened(index, block)
         kind = block.get("type")
         if kind == "text":
-            text = expect(block.get("text"), str, "a text block has no text")
-            state.rebuilt, state.parts = "text", [text]
-            return (TextPiece(text),) if text else ()
-        if kind == "thinking" and isinstance(block.get("thinking"), str):
+            state.rebuilt, state.parts = "text", [block["text"]]
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
             state.rebuilt, state.parts = "thinking", [block["thinking"]]
         elif "input" in block:  # tool_use, server_tool_use, mcp_tool_use: input comes in pieces
             state.rebuilt = "input"
+        return opened
+
+    def _opened(self, index: int, block: dict[str, Any]) -> Sequence[Delta]:
+        """What a block's start brings, streamed or whole: its text, a call begun, a server tool
+        at work."""
+        kind = block.get("type")
+        if kind == "text":
+            text = expect(block.get("text"), str, "a text block has no text")
+            return (TextPiece(text),) if text else ()
         if kind == "tool_use":
             lacking = "a tool_use block lacks its id or name"
             return (self.begin_call(index, block.get("id"), block.get("name"), lacking=lacking),)

@@ -119,7 +119,7 @@ class Reading:
     _final: dict[str, Any] | None = field(default=None, init=False)  # has the finishReason
     _grounding: Any = field(default=None, init=False)
     _blocked: str | None = field(default=None, init=False)
-    _usage: Usage = field(default_factory=Usage, init=False)
+    _usage: Usage | None = field(default=None, init=False)  # None: no usageMetadata came
     _response_id: str | None = field(default=None, init=False)
     _response_model: str | None = field(default=None, init=False)
 
@@ -167,10 +167,13 @@ class Reading:
         if isinstance(text, str) and "functionCall" not in part:
             if text and not part.get("thought"):
                 yield TextPiece(text)
+            if self._whole:  # one response: the part is complete
+                self._parts.append(part)
+                yield ProviderItem(part)
+                return
             pending = self._pending
             if (
                 pending is not None
-                and not self._whole
                 and bool(pending.get("thought")) == bool(part.get("thought"))
                 and "thoughtSignature" not in pending
                 and set(part) <= {"text", "thought", "thoughtSignature"}
@@ -178,7 +181,7 @@ class Reading:
                 self._pending = {**pending, **part, "text": pending["text"] + text}
             else:
                 yield from self._flush()
-                self._pending = dict(part)
+                self._pending = part  # never changed: joining slices makes a new part
             return
         yield from self._flush()
         self._parts.append(part)
@@ -202,11 +205,14 @@ class Reading:
         arguments = _arguments(call.get("args"))
         return ToolCallBegun(index, call_id, name), ToolCallReady(index, arguments)
 
-    def _flush(self) -> Iterator[Delta]:
-        if self._pending is not None:
-            self._parts.append(self._pending)
-            yield ProviderItem(self._pending)
-            self._pending = None
+    def _flush(self) -> tuple[Delta, ...]:
+        """The part joined so far, now complete: kept, and handed over."""
+        pending = self._pending
+        if pending is None:
+            return ()
+        self._parts.append(pending)
+        self._pending = None
+        return (ProviderItem(pending),)
 
     def end(self) -> Iterator[Delta]:
         """The deltas that close the turn, once the answer has no more chunks."""
@@ -228,7 +234,8 @@ class Reading:
             finish, refusal = "content_filter", str(self._blocked)
         if refusal is not None:
             yield RefusalPiece(refusal)
-        yield TurnEnd(self._usage, finish, self._response_id, response_model=self._response_model)
+        usage = Usage() if self._usage is None else self._usage
+        yield TurnEnd(usage, finish, self._response_id, response_model=self._response_model)
 
     def _unfinished(self) -> str | None:
         """What is wrong with an answer without a finish reason; None for a blocked prompt."""

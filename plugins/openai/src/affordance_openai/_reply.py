@@ -44,6 +44,7 @@ from affordance.adapters import (
     StreamTranslator,
     TextPiece,
     ToolCallArguments,
+    ToolCallBegun,
     ToolCallReady,
     UnusableResponseError,
     Usage,
@@ -83,7 +84,8 @@ class ResponsesReply(StreamTranslator):
         self._complete: set[int] = set()  # the output indexes whose item is complete
 
     def whole(self, data: Any) -> list[Delta]:
-        """A whole response: the deltas its output items make, read as a stream brings them."""
+        """A whole response: the deltas its output items make, read as a stream brings them
+        (each item added, its text, done), at once."""
         data = expect(data, dict, "expected a JSON object, got {type}")
         status = data.get("status")
         if status == "failed":
@@ -94,7 +96,12 @@ class ResponsesReply(StreamTranslator):
         deltas: list[Delta] = []
         for index, entry in enumerate(output):
             item = expect(entry, dict, "an output item is not an object")
-            deltas.extend([*self.added(index, item), *self.message(item), *self.done(index, item)])
+            kind = item.get("type")
+            if kind == "function_call":
+                deltas.append(self._begin(index, item))
+            elif kind == "message":  # its text and refusal, which a stream sends as deltas
+                deltas.extend(self.message(item))
+            deltas.extend(self._complete_item(index, item))
         deltas.extend(self.finish(data))
         return deltas
 
@@ -102,15 +109,17 @@ class ResponsesReply(StreamTranslator):
         """An output item begins: a function call, its id and name."""
         if not isinstance(item, dict) or item.get("type") != "function_call":
             return ()
+        return (self._begin(index, item),)
+
+    def _begin(self, index: int, item: dict[str, Any]) -> ToolCallBegun:
+        """A ``function_call`` item begins."""
         lacking = "a function_call item lacks call_id or name"
         twice = "a second function_call item was added at output_index {index}"
         call_id, name = item.get("call_id"), item.get("name")
-        return (self.begin_call(index, call_id, name, lacking=lacking, twice=twice),)
+        return self.begin_call(index, call_id, name, lacking=lacking, twice=twice)
 
     def message(self, item: Mapping[str, Any]) -> list[Delta]:
         """The text and refusal of a whole ``message`` item (a stream sends them as deltas)."""
-        if item.get("type") != "message":
-            return []
         content = expect(item.get("content") or [], list, "a message's content is not a list")
         out: list[Delta] = []
         for entry in content:
@@ -122,15 +131,19 @@ class ResponsesReply(StreamTranslator):
         return out
 
     def done(self, index: int, item: dict[str, Any]) -> Sequence[Delta]:
-        """An output item is complete: kept to echo, and a function call made ready."""
+        """An output item is complete (streamed: once per output index)."""
         if index in self._complete:
             raise UnusableResponseError(f"a second item was done at output_index {index}")
         self._complete.add(index)
+        return self._complete_item(index, item)
+
+    def _complete_item(self, index: int, item: dict[str, Any]) -> Sequence[Delta]:
+        """A complete output item: kept to echo, and a function call made ready."""
+        kept = ProviderItem(item, echo=True, hosted=self.hosted)
         if index not in self.calls:
-            return (ProviderItem(item, echo=True, hosted=self.hosted),)
+            return (kept,)
         arguments = item.get("arguments")
-        ready = ToolCallReady(index, None if arguments is None else _arguments(arguments))
-        return ProviderItem(item, echo=True, hosted=self.hosted), ready
+        return kept, ToolCallReady(index, None if arguments is None else _arguments(arguments))
 
     def finish(self, response: Mapping[str, Any]) -> Sequence[Delta]:
         """The turn's end, from the (completed or incomplete) response object."""

@@ -219,29 +219,33 @@ class TurnAssembler:
             )
         calls = (
             tuple(
-                ToolCall(
-                    call.call_id,
-                    call.name,
-                    call.arguments if call.arguments is not None else "".join(call.pieces),
-                )
-                for _, call in sorted(self._calls.items())
+                [
+                    ToolCall(
+                        call.call_id,
+                        call.name,
+                        call.arguments if call.arguments is not None else "".join(call.pieces),
+                    )
+                    for _, call in sorted(self._calls.items())
+                ]
             )
             if self._calls
             else ()
         )
-        return ProviderTurn(
-            text="".join(self._text) if self._text else None,
-            tool_calls=calls,
-            hosted_items=tuple(self._hosted),
-            provider_items=tuple(self._items),
-            usage=end.usage,
-            finish_reason=end.finish_reason,
-            refusal="".join(self._refusal) if self._refusal else None,
-            response_id=end.response_id,
-            provider=end.provider,
-            model=end.model,
-            switches=end.switches,
-            response_model=end.response_model,
+        text = "".join(self._text) if self._text else None
+        refusal = "".join(self._refusal) if self._refusal else None
+        return ProviderTurn(  # the fields in order (by keyword, a dozen cost a third more)
+            text,
+            calls,
+            tuple(self._hosted),
+            tuple(self._items),
+            end.usage,
+            end.finish_reason,
+            refusal,
+            end.response_id,
+            end.provider,
+            end.model,
+            end.switches,
+            end.response_model,
         )
 
 
