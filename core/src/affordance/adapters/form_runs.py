@@ -56,19 +56,21 @@ def joined_transcript(
     # Most messages make an entry alone (roles alternate): a form's own entry is sent at once,
     # and the entry of a run of several is joined at the end, in the place the run holds.
     runs: list[tuple[int, list[RunForm[PieceT, EntryT]]]] = []  # (place in out, forms)
-    run: list[RunForm[PieceT, EntryT]] = []  # the forms of out's last entry
-    kind: object = _NO_KIND  # their kind
+    kind: object = _NO_KIND  # the kind of out's last entry
+    alone: RunForm[PieceT, EntryT] | None = None  # its form, while it stands alone
+    run: list[RunForm[PieceT, EntryT]] = []  # its forms, once it is a run's
     for message in messages:
         form = forms.of(message, build)
         if not form.pieces:
             continue
         if form.kind != kind:
-            kind, run = form.kind, [form]
+            kind, alone = form.kind, form
             out.append(form.entry)
             continue
-        run.append(form)
-        if len(run) == 2:  # out's last entry is a run's from now on
+        if alone is not None:  # out's last entry is a run's from now on
+            run, alone = [alone], None
             runs.append((len(out) - 1, run))
+        run.append(form)
     for place, joined in runs:
         out[place] = run_entry(joined, join)
     return out

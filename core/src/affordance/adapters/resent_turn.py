@@ -49,9 +49,19 @@ class ResentTurn:
     def items(self, message: AssistantMessage) -> list[Mapping[str, Any]]:
         """The turn as this wire format resends it, in a new list: its own items in order, its
         text when none of them carries it, and each call none of them carries, in order."""
-        items = [item for item in message.provider_items if self.owns(item)]
-        echoed_calls = {item.get(self.call_id) for item in items if item["type"] == self.call_type}
-        if message.text and not any(item["type"] == self.text_type for item in items):
+        items: list[Mapping[str, Any]] = []
+        echoed: set[Any] = set()  # the ids of the calls its own items carry
+        echoed_text = False
+        for item in message.provider_items:
+            if not self.owns(item):
+                continue
+            items.append(item)
+            kind = item["type"]
+            if kind == self.call_type:
+                echoed.add(item.get(self.call_id))
+            if kind == self.text_type:
+                echoed_text = True
+        if message.text and not echoed_text:
             items.insert(0 if self.text_first else len(items), self.text(message.text))
-        items.extend(self.call(call) for call in message.tool_calls if call.id not in echoed_calls)
+        items.extend([self.call(call) for call in message.tool_calls if call.id not in echoed])
         return items

@@ -1,5 +1,6 @@
 """What one adapter resolved from one registry snapshot: its serializers, its codecs, and the
-declarations, output formats and messages' wire forms they produced, each computed once.
+declarations, output formats, messages' wire forms and tool sets' forms they produced, each
+computed once.
 
 Serializers come from, in order: the adapter's ``serializers=`` argument, the plugin registry
 (the provider plugin's own at priority 0, or a third party's that outranks it), and the
@@ -31,12 +32,16 @@ __all__ = [
     "IdentityCache",
     "Resolution",
     "SerializerFactories",
+    "ToolSets",
     "WeakIdentityCache",
     "WireForms",
 ]
 
 SerializerFactories = Mapping[str, Callable[[], Any]]
 """Role -> a factory of the serializer for that role."""
+
+Declare = Callable[[Tool[Any, Any]], ToolDeclaration]
+"""How a resolution declares one tool (:meth:`Resolution.declaration`)."""
 
 _CACHE_SIZE = 1024
 
@@ -77,9 +82,12 @@ class _WeakEntry(weakref.ref[Any]):
 class WeakIdentityCache(Generic[KeyT, ValueT]):
     """A cache keyed by object identity whose entries live as long as their keys: unbounded,
     so a busy adapter never cycles through it, and never holding a key alive. Keys must take
-    weak references (``Tool`` and the messages do)."""
+    weak references (``Tool`` and the messages do).
 
-    __slots__ = ("_entries", "_forget", "_lock")
+    Keeping an entry is one store in a dict, which no other thread sees half done: it takes no
+    lock (and a lock could not guard the forgetting, which runs wherever a key dies)."""
+
+    __slots__ = ("_entries", "_forget")
 
     def __init__(self) -> None:
         entries: dict[int, _WeakEntry] = {}
@@ -90,7 +98,6 @@ class WeakIdentityCache(Generic[KeyT, ValueT]):
 
         self._entries = entries
         self._forget = forget
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -105,14 +112,8 @@ class WeakIdentityCache(Generic[KeyT, ValueT]):
     def put(self, key: KeyT, value: ValueT) -> ValueT:
         entry = _WeakEntry(key, self._forget)
         entry.index, entry.value = id(key), value
-        self._keep(entry)
+        self._entries[entry.index] = entry  # replacing any other of its key
         return value
-
-    def _keep(self, entry: _WeakEntry) -> None:
-        """Keep ``entry`` (a :class:`_WeakEntry` of this cache's ``_forget``), replacing any other
-        of its key."""
-        with self._lock:
-            self._entries[entry.index] = entry
 
 
 class _KeptForm(_WeakEntry):
@@ -159,7 +160,7 @@ class WireForms:
         """Keep ``form`` for ``message`` under ``context`` (replacing any other); return it."""
         entry = _KeptForm(message, self._forms._forget)
         entry.index, entry.value, entry.context = id(message), form, context
-        self._forms._keep(entry)
+        self._entries[entry.index] = entry  # replacing any other of its message
         return form
 
     def of(
@@ -180,6 +181,67 @@ class WireForms:
             form: ValueT = entry.value
             return form
         return self.put(message, build(message, *args), context)
+
+
+class _ToolRef(weakref.ref[Any]):
+    """A weak reference to one tool of a :class:`ToolSets` entry, knowing the entry's key."""
+
+    __slots__ = ("key",)
+    key: tuple[object, int]
+
+
+class ToolSets:
+    """What a request builder works out from a request's tools together, kept for each tool set
+    (the tools in order, each compared by identity) as long as every one of its tools lives.
+
+    Every request of a run sends the same tools, and so does every run of a prompt; what a wire
+    format makes of them together (which declarations stay strict within a budget, the names it
+    declares them by) is worked out once per tool set, not on every request. A set is looked up
+    by its tuple's hash (of its tools' identities), and an entry holds its tools weakly, so it is
+    the same set's only while they are the same objects; it goes when one of them dies. What is
+    kept is shared by every request that sends the set: read-only, and holding none of the tools
+    (they would never die, nor their entry).
+    """
+
+    __slots__ = ("_entries", "_forget")
+
+    def __init__(self) -> None:
+        entries: dict[tuple[object, int], tuple[tuple[_ToolRef, ...], Any]] = {}
+
+        def forget(gone: _ToolRef) -> None:  # a tool died: its entry goes with it
+            entry = entries.get(gone.key)
+            if entry is not None and gone in entry[0]:
+                entries.pop(gone.key, None)
+
+        self._entries = entries
+        self._forget = forget
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def of(
+        self,
+        tools: tuple[Tool[Any, Any], ...],
+        build: Callable[[tuple[Tool[Any, Any], ...], Declare], ValueT],
+        declare: Declare,
+    ) -> ValueT:
+        """What ``build(tools, declare)`` made of this tool set, kept; else built now and kept.
+        ``build`` is part of the key: one function of the wire format (a module's, the same
+        object on every request), whose answer depends on the tools and their declarations
+        alone; ``declare`` gives a tool's (the ``declaration`` of the resolution these sets
+        are kept on: ``ProviderModel.resolution().tool_sets``)."""
+        key = (build, hash(tools))
+        entry = self._entries.get(key)
+        # the same set if its tools, all alive, are these (a tool is equal to itself alone)
+        if entry is not None and [ref() for ref in entry[0]] == [*tools]:
+            kept: ValueT = entry[1]
+            return kept
+        value = build(tools, declare)
+        refs = tuple(_ToolRef(tool, self._forget) for tool in tools)
+        for ref in refs:
+            ref.key = key
+        self._entries[key] = (refs, value)  # replacing another set of the same hash, if any
+        return value
 
 
 class Resolution:
@@ -207,6 +269,9 @@ class Resolution:
         self._outputs: IdentityCache[Mapping[str, Any], tuple[str, OutputFormat]] = IdentityCache()
         self.wire_forms = WireForms()
         """The messages' wire forms on this model (see :class:`WireForms`)."""
+        self.tool_sets = ToolSets()
+        """What the request builders make of each tool set on this model (see
+        :class:`ToolSets`)."""
         self._lock = threading.Lock()
 
     # -- serializers -------------------------------------------------------------------------

@@ -232,22 +232,20 @@ class StainlessTransport(Generic[ErrorT]):
             provider=self.provider,
             prompt_name=request.prompt_name,
             status=response.status_code,
-            request_id=self._request_id(response),
+            request_id=functools.partial(self._request_id, response),
         )
 
     def _decoding(self, response: Any, request: ModelRequest) -> dict[str, Any]:
         return {
             "provider": self.provider,
             "prompt_name": request.prompt_name,
-            "request_id": self._request_id(response),
+            "request_id": functools.partial(self._request_id, response),
             "transport_errors": transport_errors(response),
         }
 
-    def _request_id(self, response: Any) -> Callable[[], str | None]:
-        """The request id, read only when a failure needs it (a header lookup scans them)."""
-        return functools.partial(self._request_id_of, response)
-
-    def _request_id_of(self, response: Any) -> str | None:
+    def _request_id(self, response: Any) -> str | None:
+        """The request id: read only when a failure needs it (a header lookup scans them), so
+        the readers are handed this bound to the response, to call then."""
         found = response.headers.get(self.request_id_header)
         return found if isinstance(found, str) else None
 
@@ -259,7 +257,7 @@ class StainlessTransport(Generic[ErrorT]):
             provider=self.provider,
             prompt_name=request.prompt_name,
             status=response.status_code,
-            request_id=self._request_id(response)(),
+            request_id=self._request_id(response),
             raw_text=body.decode("utf-8", errors="replace"),
         )
 

@@ -13,7 +13,6 @@ an SDK that does not retry). This class writes the rest once: the four sends, th
 
 from __future__ import annotations
 
-import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
@@ -183,13 +182,15 @@ class WireModel(ProviderModel, Generic[PreparedT]):
 
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        parse = functools.partial(self.parse, prepared=prepared)
-        return self.transport.send(prepared.body, request, parse, **_headers_of(prepared))
+        return self.transport.send(
+            prepared.body, request, lambda data: self.parse(data, prepared), **_headers_of(prepared)
+        )
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
-        parse = functools.partial(self.parse, prepared=prepared)
-        return await self.transport.asend(prepared.body, request, parse, **_headers_of(prepared))
+        return await self.transport.asend(
+            prepared.body, request, lambda data: self.parse(data, prepared), **_headers_of(prepared)
+        )
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
         prepared = self.prepare(request, stream=True)

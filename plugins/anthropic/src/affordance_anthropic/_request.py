@@ -12,14 +12,14 @@ exactly as before.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from affordance.adapters import (
     Message,
     ModelRequest,
+    PreparedRequest,
     RequestSettings,
     ResentTurn,
     RunForm,
@@ -33,13 +33,13 @@ from affordance.adapters import (
     wire_tool_choice,
     within_strict_budget,
 )
-from affordance.adapters import PreparedRequest as WirePreparedRequest
 from affordance_anthropic._attachments import user_blocks, with_attachments
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel
+    from affordance.adapters import ProviderModel, ToolDeclaration
+    from affordance.tools import Tool
 
-__all__ = ["STRICT_BUDGET", "PreparedRequest", "build_body"]
+__all__ = ["STRICT_BUDGET", "build_body", "continued_blocks"]
 
 _BUILT_FIELDS = frozenset(
     {"model", "max_tokens", "messages", "system", "tools", "tool_choice", "temperature", "stream"}
@@ -88,18 +88,6 @@ STRICT_BUDGET = StrictBudget(tools=20, optional=24, unions=16, schema_field="inp
 declaration that would overspend it is sent without ``strict`` rather than refused."""
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedRequest(WirePreparedRequest):
-    """A request body, and whether hosted tools were declared (their blocks go to the codecs).
-
-    ``continued`` holds the blocks of the paused turn this request continues (the transcript's
-    trailing assistant content): the answer carries on the same assistant turn, so a codec reads
-    them together with the answer's own blocks.
-    """
-
-    continued: tuple[Mapping[str, Any], ...] = ()
-
-
 def build_body(
     model: ProviderModel, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
@@ -117,8 +105,7 @@ def build_body(
         ),
     }
     system = request.instructions
-    declared = [resolved.declaration(tool).wire for tool in request.tools]
-    tools = within_strict_budget(declared, STRICT_BUDGET)
+    tools = [*resolved.tool_sets.of(request.tools, _declared_tools, resolved.declaration)]
     tools.extend(hosted.declarations)
     if tools:
         body["tools"] = tools
@@ -138,14 +125,23 @@ def build_body(
         body["temperature"] = settings.temperature
     hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
-    continued = _continued_blocks(body["messages"]) if hosted.declarations else ()
-    return PreparedRequest(
-        body, hosted=bool(hosted.declarations), headers=hosted.headers, continued=continued
-    )
+    return PreparedRequest(body, hosted=bool(hosted.declarations), headers=hosted.headers)
 
 
-def _continued_blocks(sent: list[dict[str, Any]]) -> tuple[Mapping[str, Any], ...]:
-    if not sent or sent[-1]["role"] != "assistant":
+def _declared_tools(
+    tools: Sequence[Tool[Any, Any]], declare: Callable[[Tool[Any, Any]], ToolDeclaration]
+) -> tuple[Mapping[str, Any], ...]:
+    """The declarations of a request's tools, each strict one kept strict while the request's
+    budget lasts: the same for every request sending these tools, so kept per tool set."""
+    return tuple(within_strict_budget([declare(tool).wire for tool in tools], STRICT_BUDGET))
+
+
+def continued_blocks(prepared: PreparedRequest) -> tuple[Mapping[str, Any], ...]:
+    """The blocks of the paused turn a request with hosted tools continues (the transcript's
+    trailing assistant content; none without hosted tools): the answer carries on the same
+    assistant turn, so a codec reads them together with the answer's own blocks."""
+    sent = prepared.body["messages"]
+    if not prepared.hosted or not sent or sent[-1]["role"] != "assistant":
         return ()
     content = sent[-1]["content"]
     return tuple(content) if isinstance(content, list) else ({"type": "text", "text": content},)

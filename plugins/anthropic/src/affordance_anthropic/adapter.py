@@ -21,6 +21,7 @@ import anthropic
 from affordance.adapters import (
     AttachmentSupport,
     ModelRequest,
+    PreparedRequest,
     ProviderAdapter,
     RequestSettings,
     SerializerFactories,
@@ -32,7 +33,7 @@ from affordance.adapters import (
 from affordance_anthropic import DEFAULT_MAX_TOKENS
 from affordance_anthropic._attachments import MESSAGES_SUPPORT
 from affordance_anthropic._reply import MessagesReply
-from affordance_anthropic._request import PreparedRequest, build_body
+from affordance_anthropic._request import build_body, continued_blocks
 from affordance_anthropic.serializers import (
     AnthropicOutputSerializer,
     AnthropicToolResultSerializer,
@@ -75,7 +76,7 @@ class AnthropicModel(WireModel[PreparedRequest]):
         return prepared
 
     def translator(self, prepared: PreparedRequest) -> Translate:
-        return MessagesReply(hosted=prepared.hosted, continued=prepared.continued)
+        return MessagesReply(hosted=prepared.hosted, continued=continued_blocks(prepared))
 
 
 class AnthropicAdapter(ProviderAdapter[AnthropicModel]):

@@ -10,7 +10,7 @@ before its text, a tool result's as the ``functionResponse``'s own ``parts``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -31,7 +31,8 @@ from affordance_google._attachments import attachment_part
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel, WireForms
+    from affordance.adapters import ProviderModel, ToolDeclaration, WireForms
+    from affordance.tools import Tool
 
 __all__ = ["PreparedRequest", "build_body"]
 
@@ -70,20 +71,15 @@ def build_body(
     shipped codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
     hosted = model.hosted_request(request)
     resolved = model.resolution()  # the registry's snapshot, looked up once for the body
-    declarations = [resolved.declaration(tool).wire for tool in request.tools]
-    names = {
-        str(wire["name"]): tool.name
-        for tool, wire in zip(request.tools, declarations, strict=True)
-        if wire.get("name") != tool.name
-    }
-    declared = {tool: wire for wire, tool in names.items()}
+    functions = resolved.tool_sets.of(request.tools, _functions, resolved.declaration)
+    declarations, names, declared = functions.declarations, functions.names, functions.declared
     contents = _contents(model, resolved.wire_forms, request.messages, declared)
     body: dict[str, Any] = {"contents": contents}
     if request.instructions is not None:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     tools: list[Mapping[str, Any]] = list(hosted.declarations)
     if declarations:
-        tools.append({"functionDeclarations": declarations})
+        tools.append({"functionDeclarations": [*declarations]})
     if tools:
         body["tools"] = tools
         config = {
@@ -103,6 +99,29 @@ def build_body(
     hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
     return PreparedRequest(body, names, request.turn, hosted=bool(hosted.declarations))
+
+
+@dataclass(frozen=True, slots=True)
+class _Functions:
+    """A request's function declarations, and where a declared name differs from its tool's,
+    the tool name of each declared one (``names``) and the other way (``declared``). The same
+    for every request sending these tools, so kept per tool set: read-only."""
+
+    declarations: tuple[Mapping[str, Any], ...]
+    names: Mapping[str, str]
+    declared: Mapping[str, str]
+
+
+def _functions(
+    tools: Sequence[Tool[Any, Any]], declare: Callable[[Tool[Any, Any]], ToolDeclaration]
+) -> _Functions:
+    declarations = tuple(declare(tool).wire for tool in tools)
+    names = {
+        str(wire["name"]): tool.name
+        for tool, wire in zip(tools, declarations, strict=True)
+        if wire.get("name") != tool.name
+    }
+    return _Functions(declarations, names, {tool: wire for wire, tool in names.items()})
 
 
 def _function_calling_config(
