@@ -183,13 +183,19 @@ class WireModel(ProviderModel, Generic[PreparedT]):
     def send(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
         return self.transport.send(
-            prepared.body, request, lambda data: self.parse(data, prepared), **_headers_of(prepared)
+            prepared.body,
+            request,
+            lambda data: self.parse(data, prepared=prepared),  # cheaper than a partial
+            **_headers_of(prepared),
         )
 
     async def asend(self, request: ModelRequest) -> ProviderTurn:
         prepared = self.prepare(request)
         return await self.transport.asend(
-            prepared.body, request, lambda data: self.parse(data, prepared), **_headers_of(prepared)
+            prepared.body,
+            request,
+            lambda data: self.parse(data, prepared=prepared),
+            **_headers_of(prepared),
         )
 
     def send_stream(self, request: ModelRequest) -> Iterator[Delta]:
