@@ -1,4 +1,4 @@
-"""``ToolSets`` (``affordance.adapters.resolution``): what a request builder makes of a request's
+"""``ToolSets`` (``affordance.adapters``): what a request builder makes of a request's
 tools together, built once per tool set and kept while every one of its tools lives."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ import gc
 from typing import Any
 
 from affordance import Tool, ToolResult
-from affordance.adapters import ToolDeclaration
-from affordance.adapters.resolution import ToolSets
+from affordance.adapters import ToolDeclaration, ToolSets
 
 
 def handler(params: None) -> ToolResult[None]:

@@ -56,7 +56,7 @@ from affordance.adapters.raw_http import (
 )
 from affordance.adapters.redaction import bodies_withheld, withhold_bodies
 from affordance.adapters.resent_turn import ResentTurn
-from affordance.adapters.resolution import IdentityCache, SerializerFactories, WireForms
+from affordance.adapters.resolution import IdentityCache, SerializerFactories, ToolSets, WireForms
 from affordance.adapters.retry import (
     NO_REQUEST_RETRIES,
     RETRIED_STATUSES,
@@ -225,6 +225,7 @@ __all__ = [
     "ToolResultMessage",
     "ToolResultSerializer",
     "ToolSerializer",
+    "ToolSets",
     "Transient",
     "Translate",
     "TurnEnd",
