@@ -1,13 +1,9 @@
-"""Anthropic's strict JSON Schema, as data for core's rule kit: the subset strict mode accepts.
-
-Strict tool use and JSON outputs compile the schema into a grammar that reads only part of JSON
-Schema (the subset of the SDK's ``transform_schema``). Objects are closed and ``required`` stays
-as given (an optional field stays optional); a constraint the grammar lacks moves into
-``description`` as JSON, which only loosens sampling (the tool's own validation still applies
-it); what would change a schema's meaning (an open object or a mapping, an array of anything, a
-value of any type, recursion, keywords that shape the value) is refused, and the schema is sent
-unchanged and not strict, with the reason. Each rule and why it is safe: ``specs/adapters/
-anthropic.md``, "The strict subset"; the kit: ``specs/PLUGINS.md``, "Tool schemas".
+"""Anthropic's strict JSON Schema, as data for core's rule kit: the subset strict tool use and
+JSON outputs compile into a grammar. A constraint the grammar lacks moves into ``description``
+(the tool still validates it); what would change a schema's meaning is refused, and the schema
+goes unchanged and not strict, with the reason. Each rule and why it is safe:
+``specs/adapters/anthropic.md``, "The strict subset"; the kit: ``specs/PLUGINS.md``, "Tool
+schemas".
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """``AnthropicAdapter``: evaluates prompts with Anthropic's Messages API.
 
 The adapter is the runner users call; its model, ``AnthropicModel``, only translates:
-:mod:`._request` builds the body, :mod:`._reply` reads the answer, whole or streamed, into the
-core's turn and deltas; the tool declarations, tool-result blocks and output formats come from
-the serializers the plugin registry resolves (:mod:`.serializers` by default). Requests go through
-the SDK client's public ``post`` with our ready JSON body
-(:class:`~affordance.adapters.stainless.JsonPost`), and the answer is parsed once with
-``json.loads`` (per event, when streaming): the SDK still owns auth, base URL, headers,
-timeouts and retries, but neither walks our body against its TypedDicts nor builds pydantic
-models we would only dump again (``specs/adapters/anthropic.md`` has the measurements).
+:mod:`._request` builds the body, :mod:`._reply` reads the answer, whole or streamed. The body
+goes through the SDK client's public ``post`` as ready JSON and the answer is parsed once
+(``specs/adapters/anthropic.md``, "The request path and speed", has why and the measurements).
 """
 
 from __future__ import annotations

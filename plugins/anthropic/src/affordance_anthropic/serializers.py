@@ -1,17 +1,8 @@
-"""Anthropic's serializers, one per role of the provider contract (registered at priority 0).
-
-- ``tool``: the tool object ``{name, description, input_schema, strict: true}``, strict whenever
-  the params schema fits Anthropic's strict subset without changing its meaning (:mod:`._schema`);
-  otherwise ``{name, description, input_schema}`` with the schema as is and a note saying why.
-- ``tool_result``: the whole ``tool_result`` block the next user message starts with:
-  ``{type: tool_result, tool_use_id, content}``, plus ``is_error: true`` for a failed call.
-- ``output``: what the request body gains for structured output — ``{"output_config": {"format":
-  {"type": "json_schema", "schema": ...}}}`` when the schema fits the strict subset (JSON outputs
-  are always strict), else ``{"system": "<instructions carrying the schema>"}`` (core's
-  ``schema_prompt``), appended to the system prompt: the documented fallback for a schema the
-  grammar cannot express. The core validates the answer against the schema either way.
-
-Pure dict transforms: importing this module imports no SDK.
+"""Anthropic's serializers, one per role of the provider contract (registered at priority 0):
+a tool's declaration (strict where the schema fits, :mod:`._schema`), a tool result's
+``tool_result`` block, and what the body gains for structured output (JSON outputs, else the
+schema as instructions). Pure dict transforms, no SDK import; the shapes are in
+``specs/adapters/anthropic.md``, "What the serializers produce".
 """
 
 from __future__ import annotations
