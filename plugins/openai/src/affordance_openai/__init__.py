@@ -1,8 +1,5 @@
-"""affordance-openai: the OpenAI provider (Responses and Chat Completions) for affordance.
-
-``OpenAIAdapter`` is resolved on first access (PEP 562), so ``import affordance_openai`` does
-not import the ``openai`` SDK (about a second to import); only using the adapter does.
-"""
+"""affordance-openai: the OpenAI provider for affordance (Responses and Chat Completions);
+``OpenAIAdapter`` is resolved on first access, so importing the package does not import the SDK."""
 
 from __future__ import annotations
 

@@ -1,30 +1,6 @@
-"""Reading an OpenAI answer, on either API: a stream's events, and a whole answer as what a
-stream of it would bring, by one translator per API, so a plain turn and a streamed one are
-built by the same code.
-
-**Responses**: the stream's typed events are read through a table of handlers (core's
-:class:`~affordance.adapters.StreamTranslator`). The model's output items (reasoning,
-hosted-tool calls, messages, function calls) are kept verbatim, in order, as the turn's items
-to echo back — and for the hosted-tool codecs when hosted tools were declared. Streamed, text,
-refusals and function-call arguments arrive as ``*.delta`` events and each finished item as
-``response.output_item.done``; hosted tools report progress as
-``response.<kind>_call.<status>``; the turn ends with ``response.completed`` or
-``response.incomplete``; ``response.failed`` and ``error`` events are the provider reporting a
-failure mid-stream. The model the response names is its ``model``, read from
-``response.created`` and the final event's response (a whole answer: from the body). Other
-events repeat what arrives elsewhere.
-
-**Chat Completions**: a whole completion is the one chunk it would be (its ``message`` standing
-for the chunk's ``delta``). With ``stream_options.include_usage`` the usage arrives in a last
-chunk whose ``choices`` is empty, before ``data: [DONE]``; the turn ends at ``[DONE]``. Tool
-calls arrive as fragments keyed by ``index`` (a whole message's by their place): the first
-carries the id and name, the rest pieces of the arguments text (a fragment naming another call
-at an index already begun is refused, never folded in). An ``{"error": ...}`` chunk is the
-provider reporting a failure mid-stream; a stream with no choice in any chunk is unusable, as a
-completion with no choices is. Hosted tools (web search on search models) are read from one
-``message`` item, the answer text and its ``annotations``, built the same way from a completion
-and from a stream. The model the answer names is the first ``model`` a chunk (or the completion)
-names; an empty one names none (Azure's prompt-filter chunk has one).
+"""Reading an OpenAI answer: one translator per API, fed a stream's events or a whole answer
+read as the stream of it would be, so plain and streamed turns are built by the same code
+(``specs/adapters/openai.md``, "Streaming"; the event mappings: ``specs/STREAMING.md``).
 """
 
 from __future__ import annotations
@@ -74,8 +50,7 @@ _responses_usage = UsageFields(
 
 
 class ResponsesReply(StreamTranslator):
-    """The translation of one Responses answer; call it with each SSE event (or read a whole
-    response with :meth:`whole`)."""
+    """Translates one Responses answer: call it with each SSE event, or use :meth:`whole`."""
 
     __slots__ = ("_complete",)
 
@@ -84,8 +59,7 @@ class ResponsesReply(StreamTranslator):
         self._complete: set[int] = set()  # the output indexes whose item is complete
 
     def whole(self, data: Any) -> list[Delta]:
-        """A whole response: the deltas its output items make, read as a stream brings them
-        (each item added, its text, done), at once."""
+        """A whole response: the deltas of its output items, as a stream brings them."""
         data = expect(data, dict, "expected a JSON object, got {type}")
         status = data.get("status")
         if status == "failed":
@@ -112,7 +86,6 @@ class ResponsesReply(StreamTranslator):
         return (self._begin(index, item),)
 
     def _begin(self, index: int, item: dict[str, Any]) -> ToolCallBegun:
-        """A ``function_call`` item begins."""
         lacking = "a function_call item lacks call_id or name"
         twice = "a second function_call item was added at output_index {index}"
         call_id, name = item.get("call_id"), item.get("name")
@@ -130,8 +103,10 @@ class ResponsesReply(StreamTranslator):
                 out.append(self.refusal(part["refusal"]))
         return out
 
-    def done(self, index: int, item: dict[str, Any]) -> Sequence[Delta]:
-        """An output item is complete (streamed: once per output index)."""
+    def _done(self, data: dict[str, Any]) -> Sequence[Delta]:
+        """``response.output_item.done``: an output item is complete, once per output index."""
+        item = expect(data.get("item"), dict, "an output_item.done event has no item")
+        index = _index(data)
         if index in self._complete:
             raise UnusableResponseError(f"a second item was done at output_index {index}")
         self._complete.add(index)
@@ -158,8 +133,7 @@ class ResponsesReply(StreamTranslator):
         return (self.turn_end(usage, reason, _INCOMPLETE_REASONS),)
 
     def created(self, response: Any) -> Sequence[Delta]:
-        """The response begins (``response.created``): the model it names kept, in case the
-        final event's response does not name one."""
+        """``response.created``: its model kept, for a final event that names none."""
         if isinstance(response, dict):
             self.response_model = string_or_none(response.get("model")) or None
         return ()
@@ -171,14 +145,9 @@ class ResponsesReply(StreamTranslator):
             return ()
         return (HostedActivity(parts[1], parts[2], string_or_none(data.get("item_id"))),)
 
-    def _done(self, data: dict[str, Any]) -> Sequence[Delta]:
-        item = expect(data.get("item"), dict, "an output_item.done event has no item")
-        return self.done(_index(data), item)
-
     def _final(self, data: dict[str, Any]) -> Sequence[Delta]:
-        return self.finish(
-            expect(data.get("response"), dict, "the final event carries no response")
-        )
+        response = expect(data.get("response"), dict, "the final event carries no response")
+        return self.finish(response)
 
     def _failed(self, data: dict[str, Any]) -> Sequence[Delta]:
         response = data.get("response")
@@ -222,8 +191,7 @@ _chat_usage = UsageFields(
 
 
 class ChatReply(StreamTranslator):
-    """The translation of one Chat Completions answer; call it with each SSE event (or read a
-    whole completion with :meth:`whole`)."""
+    """Translates one Chat Completions answer: call it with each SSE event, or use :meth:`whole`."""
 
     __slots__ = ("_annotations", "_chosen", "_text", "_usage")
 
@@ -253,8 +221,7 @@ class ChatReply(StreamTranslator):
         return self.read(chunk, "delta")
 
     def read(self, chunk: dict[str, Any], part: str) -> Sequence[Delta]:
-        """The deltas of a chunk (``part`` is ``"delta"``) or of a whole completion
-        (``"message"``)."""
+        """The deltas of a chunk (``part="delta"``) or of a whole completion (``"message"``)."""
         if self.response_id is None:
             self.response_id = string_or_none(chunk.get("id"))
         if self.response_model is None:
@@ -325,19 +292,15 @@ class ChatReply(StreamTranslator):
 
 
 def _text(content: Any) -> str | None:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content parts, as some compatible servers send
-        texts = [
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        ]
-        return "".join(texts) if texts else None
-    return None
+    """A message's text: a string, or the ``text`` of content parts (some compatible servers)."""
+    if not isinstance(content, list):
+        return content if isinstance(content, str) else None
+    texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return "".join(texts) if texts else None
 
 
 def _arguments(value: Any) -> str:
-    """A call's arguments as received: JSON text, even invalid (the executor reports that to
-    the model). Some OpenAI-compatible servers send an object instead; it becomes its JSON."""
+    """A call's arguments as received (even invalid JSON); an object becomes its JSON."""
     if isinstance(value, str):
         return value
     return "" if value is None else json.dumps(value)

@@ -1,20 +1,5 @@
-"""The request body of both OpenAI APIs: one skeleton (:func:`build_body`), and where each API
-puts each part (:data:`RESPONSES`, :data:`CHAT`).
-
-Chat Completions and Responses differ in where things go (``messages`` vs ``input``, nested vs
-flat function declarations, ``response_format`` vs ``text.format``, ``max_completion_tokens``
-vs ``max_output_tokens``), not in what is sent; an :class:`ApiShape` holds those differences,
-and how the API's answer is read (:mod:`._reply`).
-
-Operation is stateless: every request resends the whole transcript. Responses echoes a turn's
-output items (reasoning, hosted-tool calls, messages, function calls) verbatim and in order, as
-OpenAI asks for reasoning models, and never uses ``previous_response_id``. Chat sends the
-instructions as the system message and resends an assistant turn with its ``tool_calls``, then
-one ``tool`` message per call; its hosted tools are request fields (web search on search models
-is ``web_search_options``), from the codecs registered for provider ``openai-chat``.
-
-Images and documents (:mod:`._attachments`) turn a message's text into a list of content parts;
-a message without them is sent exactly as before.
+"""The request body of both OpenAI APIs: one skeleton (:func:`build_body`) and an :class:`ApiShape`
+per API saying where each part goes (``specs/adapters/openai.md``, "Concept mapping").
 """
 
 from __future__ import annotations
@@ -28,7 +13,6 @@ from affordance.adapters import (
     Message,
     ModelRequest,
     PreparedRequest,
-    RequestSettings,
     ResentTurn,
     ToolCall,
     ToolResultMessage,
@@ -38,15 +22,11 @@ from affordance.adapters import (
     merge_extra_body,
     wire_tool_choice,
 )
-from affordance_openai._attachments import (
-    chat_content,
-    chat_result_attachments,
-    responses_content,
-)
+from affordance_openai._attachments import chat_content, chat_result_attachments, responses_content
 from affordance_openai._reply import ChatReply, ResponsesReply
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel
+    from affordance.adapters import ProviderModel, WireModel
     from affordance.attachments import Attachment
 
 __all__ = ["CHAT", "RESPONSES", "ApiShape", "build_body"]
@@ -62,35 +42,22 @@ class ApiShape:
 
     path: str
     transcript_key: str
-    instructions_key: str | None
-    """The field of the instructions; without one, they open the transcript as its system
-    message."""
-    content: Callable[[str, Sequence[Attachment]], list[Any]]
-    """A user message's text and attachments as the content parts that replace its text."""
-    tool_result: Callable[[ToolResultMessage, Any], Mapping[str, Any]]
-    """A tool result (with the serializer's content) as a transcript item."""
+    instructions_key: str | None  # None: the instructions open the transcript as system message
+    content: Callable[[str, Sequence[Attachment]], list[Any]]  # a user message's parts
+    tool_result: Callable[[ToolResultMessage, Any], Mapping[str, Any]]  # with serializer's text
+    # the items after a turn's tool results that carry their attachments (Chat: a user message)
     results_attachments: Callable[[Sequence[ToolResultMessage]], Sequence[Mapping[str, Any]]]
-    """The items that follow one turn's tool results (those with attachments) with their
-    attachments, on an API whose tool results hold none; none where they hold their own."""
-    assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]
-    """An assistant turn as the transcript items that resend it."""
+    assistant: Callable[[AssistantMessage], list[Mapping[str, Any]]]  # the items resending a turn
+    # a function declaration (or {"name": ...}, a forced choice) as the API's tool object
     function: Callable[[Mapping[str, Any]], Mapping[str, Any]]
-    """A function declaration (or ``{"name": ...}``, naming the function a choice forces) in
-    the API's tool object."""
     output_key: str
     output_format: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     max_tokens_key: str
-    hosted_in_tools: bool
-    """Whether hosted tools' declarations join ``tools`` (Responses) or are request fields
-    merged into the body (Chat: ``web_search_options``)."""
-    streamed: Mapping[str, Any]
-    """The fields a streamed request adds, unless ``extra_body`` set them (``stream`` always)."""
-    reply: Callable[..., Translate]
-    """A fresh translator of one answer, streamed or whole (``hosted=``: hosted tools were
-    declared)."""
+    hosted_in_tools: bool  # hosted declarations join ``tools``, else are merged into the body
+    streamed: Mapping[str, Any]  # what a streamed request adds, unless extra_body set it
+    reply: Callable[..., Translate]  # a fresh translator of one answer (``hosted=``)
+    # every body field the adapter builds: a hosted tool's request extras may not set one
     built_fields: frozenset[str] = field(init=False)
-    """Every body field the adapter builds on this API: a hosted tool's codec may add request
-    fields (``include``), never one of these."""
 
     def __post_init__(self) -> None:
         own = (self.transcript_key, self.instructions_key, self.output_key, self.max_tokens_key)
@@ -99,17 +66,11 @@ class ApiShape:
 
 
 def build_body(
-    model: ProviderModel,
-    request: ModelRequest,
-    settings: RequestSettings,
-    shape: ApiShape,
-    *,
-    stream: bool = False,
+    model: WireModel[Any], request: ModelRequest, shape: ApiShape, *, stream: bool = False
 ) -> PreparedRequest:
-    """The body of ``request`` on ``shape``'s API. The hosted tools' request extras go in before
-    the function tools, and the caller's ``extra_body`` is merged last (it may replace them,
-    but not ``stream``)."""
-    hosted = model.hosted_request(request)
+    """The body of ``request`` on ``shape``'s API: hosted tools' request extras before the function
+    tools, the caller's ``extra_body`` merged last (it may replace them, not ``stream``)."""
+    settings, hosted = model.settings, model.hosted_request(request)
     resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     transcript: list[Mapping[str, Any]] = []
     if shape.instructions_key is None and request.instructions is not None:
@@ -159,8 +120,7 @@ def build_body(
 
 
 def _form(message: Message, model: ProviderModel, shape: ApiShape) -> tuple[Mapping[str, Any], ...]:
-    """The transcript items of one message on ``shape``'s API (kept for the message's lifetime
-    by the model's wire forms: read-only). A user message without attachments sends its text."""
+    """One message's transcript items (cached by the model's wire forms: read-only)."""
     if isinstance(message, ToolResultMessage):
         return (shape.tool_result(message, model.tool_result(message)),)
     if isinstance(message, UserMessage):
@@ -174,11 +134,7 @@ def _form(message: Message, model: ProviderModel, shape: ApiShape) -> tuple[Mapp
 
 _ECHOED_TYPES = frozenset(
     {
-        "message",
-        "function_call",
-        "reasoning",
-        "mcp_list_tools",
-        "mcp_approval_request",
+        *("message", "function_call", "reasoning", "mcp_list_tools", "mcp_approval_request"),
         "mcp_approval_response",  # the caller's answer, added to the turn by the loop
     }
 )
@@ -202,13 +158,11 @@ _OUTPUT_ITEMS = ResentTurn(
     text=lambda text: {"role": "assistant", "content": text},
     call=_function_call,
 )
-"""A Responses turn: its own output items, in order, then whatever they lack (a turn recorded
-by another provider or built by hand has no Responses items)."""
+"""A Responses turn: its own output items in order, then what they lack (a turn from elsewhere)."""
 
 
 def _function_output(message: ToolResultMessage, output: Any) -> Mapping[str, Any]:
-    """A ``function_call_output``: the text, or with attachments a list of parts (the text
-    first)."""
+    """A ``function_call_output``: the text, or with attachments a list of parts."""
     return {
         "type": "function_call_output",
         "call_id": message.call_id,
@@ -250,8 +204,7 @@ def _chat_message(message: AssistantMessage) -> list[Mapping[str, Any]]:
 
 
 def _tool_message(message: ToolResultMessage, content: Any) -> Mapping[str, Any]:
-    """A ``tool`` message: text only (Chat's tool messages hold no image; the turn's
-    attachments follow its results in one user message, :func:`chat_result_attachments`)."""
+    """A ``tool`` message: text only (no image; see :func:`chat_result_attachments`)."""
     return {"role": "tool", "tool_call_id": message.call_id, "content": content}
 
 

@@ -1,16 +1,6 @@
-"""OpenAI's strict JSON Schema: make a schema strict when that keeps its meaning, else say why not.
-
-Strict mode (function ``strict: true``, ``json_schema`` ``strict: true``) constrains decoding to
-the schema but accepts only a subset of JSON Schema. The dialect below mirrors the rules of the
-SDK's ``to_strict_json_schema``: every object is closed; ``required`` lists every property and an
-optional property becomes a union with ``null`` (a ``NullPlan`` says where that ``null`` means
-"absent"); ``default`` is dropped; a one-item ``allOf`` is merged; a ``$ref`` with sibling
-keywords is inlined. A schema using anything outside the subset (open objects and mappings,
-tuples, ``uniqueItems``, string lengths, unknown keywords or formats, more than 10 levels or
-5000 properties) is sent as it is with ``strict: false`` and the reason.
-
-Core's rule kit applies the dialect (``specs/PLUGINS.md``, "Tool schemas"; the rule in
-``specs/adapters/openai.md``); the input schema is never modified.
+"""OpenAI's strict JSON Schema subset, as a dialect of core's rule kit (``specs/PLUGINS.md``,
+"Tool schemas"): a schema is made strict when that keeps its meaning, else sent as it is with
+``strict: false`` and the reason (``specs/adapters/openai.md``, "The strict-schema rule").
 """
 
 from __future__ import annotations
@@ -61,4 +51,3 @@ STRICT = SchemaDialect(
         "any_items": "{at}/items accepts any value",
     },
 )
-"""OpenAI's strict subset, as core's rule kit reads it."""

@@ -1,10 +1,7 @@
 """``OpenAIAdapter``: evaluates prompts with OpenAI's Responses (default) or Chat Completions API.
 
-The adapter is the runner users call; its model (``OpenAIModel`` for Responses,
-``OpenAIChatModel`` for Chat) only translates — :mod:`._request` builds the body, :mod:`._reply`
-reads the answer, whole or streamed — and posts its ready JSON body through the SDK client's
-public ``post``, parsing the answer once (``specs/adapters/openai.md``, "Getting plain dicts
-cheaply", has the reasons and the measurements).
+Its model only translates (:mod:`._request`, :mod:`._reply`) and posts the ready body through the
+SDK client's public ``post`` (``specs/adapters/openai.md``, "Getting plain dicts cheaply").
 """
 
 from __future__ import annotations
@@ -37,22 +34,17 @@ from affordance_openai.serializers import (
 
 __all__ = ["OpenAIAdapter", "OpenAIChatModel", "OpenAIModel"]
 
-Api = Literal["responses", "chat"]
-
 withhold_bodies("openai._base_client")  # openai 1.x logs each body at DEBUG
 
 _SDK = StainlessSdk(openai, openai.OpenAI, openai.AsyncOpenAI, openai.OpenAIError, "x-request-id")
 
 
 class OpenAIModel(WireModel[PreparedRequest]):
-    """OpenAI's Responses wire format, sent through the ``openai`` SDK's clients: the model an
-    :class:`OpenAIAdapter` holds (its ``connection``)."""
+    """OpenAI's Responses wire format through the ``openai`` SDK: an adapter's ``connection``."""
 
     name: ClassVar[str] = "openai"
     shape: ClassVar[ApiShape] = RESPONSES
     attachment_support: ClassVar[AttachmentSupport] = RESPONSES_SUPPORT
-    """Images and documents (PDF, plain text) in user messages and tool results, by bytes or
-    URL (:mod:`._attachments`)."""
     default_serializers: ClassVar[SerializerFactories] = {
         "tool": OpenAIToolSerializer,
         "tool_result": OpenAIToolResultSerializer,
@@ -65,15 +57,11 @@ class OpenAIModel(WireModel[PreparedRequest]):
         return self.name if self.shape is RESPONSES else f"{self.name}-chat"
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
-        """The function declarations as this model's API sends them (flat for Responses,
-        nested under ``function`` for Chat), from the resolved tool serializer; read-only below
-        their top level, as ``ProviderModel.tool_declarations`` says."""
-        function = self.shape.function
-        return [dict(function(self.declaration(t).wire)) for t in tools]
+        """The function declarations as this API sends them (read-only below their top level)."""
+        return [dict(self.shape.function(self.declaration(t).wire)) for t in tools]
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
-        """The request body for ``request``, and what reading its answer needs."""
-        return build_body(self, request, self.settings, self.shape, stream=stream)
+        return build_body(self, request, self.shape, stream=stream)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return self.shape.reply(hosted=prepared.hosted)
@@ -84,26 +72,20 @@ class OpenAIChatModel(OpenAIModel):
 
     shape = CHAT
     attachment_support = CHAT_SUPPORT
-    """Images (bytes or URL) and PDFs (bytes only); a tool result's ride in a user message."""
 
 
 class OpenAIAdapter(ProviderAdapter[OpenAIModel]):
-    """OpenAI through the official ``openai`` SDK.
+    """OpenAI through the official ``openai`` SDK (``specs/adapters/openai.md``).
 
-    ``client`` is a ready ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (``async_client`` adds the
-    other kind), so callers control keys, base URL, proxies, timeouts and ``max_retries``: the
-    SDK retries as the client says (429 with ``retry-after-ms``/``retry-after``, 408, 409, 5xx,
-    timeouts, connection errors; ``x-should-retry`` overrides), so an error reaching the
-    adapter is final; under an evaluation deadline the client's ``max_retries`` are spent by
-    the core instead, none past the deadline (:mod:`affordance.adapters.stainless`). With no
-    client at all, each kind is built once from the environment (``OPENAI_API_KEY``,
-    ``OPENAI_BASE_URL``) on first use; ``close()`` / ``aclose()`` (or ``with`` / ``async with``)
-    close those, and the ones you pass with ``close_clients=True``.
-
-    ``extra_body`` is merged last into every request body, object values key by key
-    (``{"reasoning": {"effort": "low"}}``, ``{"text": {"verbosity": "low"}}``, ``{"store":
-    False, "include": ["reasoning.encrypted_content"]}``). The other options (``max_turns``,
-    ``tool_choice``, ``codecs``...) are :class:`~affordance.adapters.ProviderAdapter`'s.
+    ``model`` names the model; ``api`` is ``"responses"`` or ``"chat"``. ``client`` is a ready
+    ``openai.OpenAI`` or ``openai.AsyncOpenAI`` (``async_client`` adds the other kind), whose key,
+    base URL, proxies, timeouts and ``max_retries`` apply (under an evaluation deadline the core
+    spends those retries, none past it); without one, each kind is built once from the
+    environment (``OPENAI_API_KEY``, ...) on first use. ``close()`` / ``aclose()`` (or ``with``)
+    close those, and yours with ``close_clients=True``. ``max_output_tokens`` and ``temperature``
+    are sent when set; ``extra_body`` is merged last into every body, objects key by key
+    (``{"reasoning": {"effort": "low"}}``). Other options (``max_turns``, ``tool_choice``,
+    ``codecs``...) are ``ProviderAdapter``'s.
     """
 
     def __init__(
@@ -112,7 +94,7 @@ class OpenAIAdapter(ProviderAdapter[OpenAIModel]):
         *,
         client: openai.OpenAI | openai.AsyncOpenAI | None = None,
         async_client: openai.AsyncOpenAI | None = None,
-        api: Api = "responses",
+        api: Literal["responses", "chat"] = "responses",
         max_output_tokens: int | None = None,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,

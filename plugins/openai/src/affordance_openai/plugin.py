@@ -1,8 +1,5 @@
-"""The entry point of ``affordance-openai``: declares the provider and its serializers by dotted
-path only.
-
-This module imports ``affordance`` and nothing else, so discovering the plugin never imports
-the ``openai`` SDK; the registry imports the adapter and the serializers on first use.
+"""The entry point of ``affordance-openai``: the provider and its serializers, by dotted path
+only, so discovering the plugin never imports the ``openai`` SDK (this imports ``affordance``).
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
-"""OpenAI's serializers, one per role of the provider contract (registered at priority 0).
-
-- ``tool``: the function object ``{name, description, parameters, strict}``, strict whenever the
-  params schema can be made strict (:mod:`._schema`); where strict mode turned an optional field
-  into a required, nullable one, the model's ``null`` is dropped again before validation (the
-  schema's ``NullPlan``). Chat nests the object under ``"function"``; Responses spreads it flat.
-- ``tool_result``: the text the model reads; OpenAI has no error flag, so a failure says so in
-  its first word (``Error: ...``).
-- ``output``: ``{name, schema, strict}``, placed under ``text.format`` (Responses) or
-  ``response_format.json_schema`` (Chat).
-
-Pure dict transforms: importing this module imports no SDK.
+"""OpenAI's serializers, one per role, registered at priority 0 (``specs/adapters/openai.md``:
+"What the serializers produce", "The strict-schema rule"). Pure dict transforms: no SDK import.
 """
 
 from __future__ import annotations
@@ -18,12 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from affordance.adapters import (
-    OutputFormat,
-    ToolDeclaration,
-    ToolResultMessage,
-    convert_schema,
-)
+from affordance.adapters import OutputFormat, ToolDeclaration, ToolResultMessage, convert_schema
 from affordance.tools import Tool
 from affordance_openai._schema import STRICT
 
@@ -58,10 +43,6 @@ class OpenAIOutputSerializer:
 
     def output_format(self, schema: Mapping[str, Any], name: str) -> OutputFormat:
         converted = convert_schema(schema, STRICT)
-        wire = {"name": _wire_name(name), "schema": converted.schema, "strict": converted.strict}
+        name = _NAME_UNSAFE.sub("_", name)[:64] or "output"  # OpenAI: [A-Za-z0-9_-]{1,64}
+        wire = {"name": name, "schema": converted.schema, "strict": converted.strict}
         return OutputFormat(wire, converted.normalize_text)
-
-
-def _wire_name(name: str) -> str:
-    """OpenAI names a schema with ``[A-Za-z0-9_-]{1,64}``."""
-    return _NAME_UNSAFE.sub("_", name)[:64] or "output"
