@@ -1,14 +1,6 @@
 """The plugin system: provider adapters, hosted-tool kinds and codecs, found through entry points.
-
-Plugins declare an entry point in the ``affordance.plugins`` group naming a thin module whose
-``@hookimpl`` functions return declarative specs (:class:`ProviderSpec`, :class:`CodecSpec`, ...).
-Importing this package scans nothing; the default :class:`PluginHost` loads plugins the first
-time :func:`registry` (or :func:`load_adapter`) is used, and imports adapter and codec code
-only when it is asked for.
-
->>> adapter = load_adapter("openai", model="gpt-4.1")           # doctest: +SKIP
->>> registry().codec("openai", "web_search")                   # doctest: +SKIP
-"""
+Importing it scans nothing: the default host loads the plugins on the first :func:`registry` or
+:func:`load_adapter`. ``specs/PLUGINS.md`` has the rules and the public API."""
 
 from __future__ import annotations
 
@@ -112,10 +104,8 @@ def registry() -> Registry:
 
 def configure(**options: Unpack[PluginOptions]) -> PluginHost:
     """Replace the default host by one with these options (:class:`PluginOptions`) over the
-    environment's settings. Plugins registered in code on the old default host are registered
-    on the new one. Call it before the first use of the registry, or accept that plugins are
-    loaded again.
-    """
+    environment's, keeping the plugins registered in code; call it before the registry's first
+    use, or the plugins are loaded again."""
     global _default_host
     with _default_lock:
         fresh = PluginHost(**options)
@@ -128,9 +118,6 @@ def configure(**options: Unpack[PluginOptions]) -> PluginHost:
 
 def load_adapter(name: str, **options: Any) -> Evaluator:
     """Build the adapter of provider ``name`` (``"openai"``) with ``options`` (``model=...``).
-
-    Raises :class:`UnknownProviderError` listing the available and unavailable providers and
-    the plugins that did not load, with why (``import timed out after 10s``), or
-    :class:`PluginUnavailableError` when that provider's SDK is missing or too old.
-    """
+    Raises :class:`UnknownProviderError` (listing what there is, and the plugins that did not
+    load, with why) or :class:`PluginUnavailableError` (its SDK is missing or too old)."""
     return registry().load_adapter(name, **options)

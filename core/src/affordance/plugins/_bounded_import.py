@@ -1,12 +1,7 @@
-"""Importing an entry point within a time limit, on a daemon thread the caller waits for.
-
-Python cannot stop a thread, so an import still running at the limit is abandoned, not stopped:
-its thread runs on (a daemon: it keeps no process alive) and keeps the import lock of the module
-it is importing. Importing that module again would wait for that lock, so while the abandoned
-import runs its module is never imported again: a later load of it waits out what is left of
-the limit on the running import, then reports it timed out too. The worker hands back whatever
-the import raised, ``KeyboardInterrupt`` included; the caller decides what each one means.
-"""
+"""Importing an entry point within a time limit, on a daemon thread the caller waits for. Python
+cannot stop a thread: an import running at the limit is abandoned, holding its module's import
+lock, so that module is not imported again while it runs. The worker hands back whatever the
+import raised, ``KeyboardInterrupt`` included (``specs/PLUGINS.md``, "A hung import")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Collecting one plugin's specs: each collect hook implementation called on its own.
-
-pluggy's normal hook call aborts on the first raising implementation; calling a plugin's
-implementations directly lets the host record that plugin as failed and keep the others. Any
-``BaseException`` but ``KeyboardInterrupt`` counts as the plugin raising.
-A plugin is all or nothing: any bad answer and it contributes no spec at all.
-"""
+"""Collecting one plugin's specs, calling its hook implementations one by one: pluggy's hook call
+stops at the first that raises; the host fails only that plugin (``specs/PLUGINS.md``, "Hooks")."""
 
 from __future__ import annotations
 
@@ -56,11 +51,9 @@ def safe_repr(value: object, limit: int = 80) -> str:
 
 
 def collect(pm: pluggy.PluginManager, plugin: object, record: PluginRecord) -> PluginRecord:
-    """``record`` with the hooks ``plugin`` implements and what it contributes, from calling
-    every collect hook it implements and checking each answer; or with why it contributes
-    nothing (``failed``, or ``incompatible`` when every spec declares another plugin API:
-    such specs among others are dropped with a note).
-    """
+    """``record`` with the hooks ``plugin`` implements and the specs they return, checked; or
+    with why it contributes nothing: ``failed``, or ``incompatible`` when every spec declares
+    another plugin API (such specs among others are dropped with a note)."""
     hooks = tuple(sorted(caller.name for caller in pm.get_hookcallers(plugin) or ()))
     record = replace(record, hooks=hooks)
     contributions: list[Contribution] = []

@@ -18,11 +18,8 @@ _ARITY: dict[str, int] = {"provider": 1, "hosted_tool_kind": 1, "codec": 2, "ser
 
 @dataclass(frozen=True, slots=True, order=True)
 class ContributionKey:
-    """What a contribution claims: ``codec openai.web_search``, ``provider openai``.
-
-    Two contributions with one key compete; the registry picks one (pin, then priority) or
-    reports a conflict.
-    """
+    """What a contribution claims (``codec openai.web_search``, ``provider openai``); two
+    contributions with one key compete (``specs/PLUGINS.md``, "Resolution")."""
 
     category: Category
     parts: tuple[str, ...]
@@ -92,7 +89,7 @@ class ContributionKey:
     @property
     def pin_text(self) -> str:
         """How this key is written in ``AFFORDANCE_PIN``."""
-        if self.category == "codec" or self.category == "provider":
+        if self.category in ("codec", "provider"):
             return self.dotted
         return f"{self.category}:{self.dotted}"
 

@@ -1,12 +1,6 @@
-"""``PluginHost``: a pluggy ``PluginManager`` plus our loader, the plugin table and the registry.
-
-Nothing happens at construction but reading settings. The first :meth:`PluginHost.registry`
-call imports the entry-point plugins, each within ``import_timeout`` (``_bounded_import``: a hung
-import is abandoned, so the registry is always built), fails the plugins implementing unknown
-hooks, and collects every plugin's specs (``_collect``). A plugin that raises — any
-``BaseException`` but ``KeyboardInterrupt``: ``sys.exit()`` at import must not take the host, or
-the process, down with it — is recorded as failed and contributes nothing; the others carry on.
-"""
+"""``PluginHost``: a pluggy ``PluginManager`` plus our loader, the plugin table and the registry,
+loaded on first use (``specs/PLUGINS.md``, "Loading"). A plugin raising anything but
+``KeyboardInterrupt`` is recorded as failed: ``sys.exit()`` at import must not end the process."""
 
 from __future__ import annotations
 
@@ -49,10 +43,9 @@ class _Entry:
 class PluginHost:
     """Finds, loads and registers plugins, and builds the :class:`Registry` of what they offer.
 
-    ``PluginHost()`` reads the ``AFFORDANCE_*`` environment variables (or ``environ``); keyword
-    arguments (:class:`PluginOptions`) override them. ``PluginHost(autoload=False)`` scans no
-    entry points: only what you :meth:`register` counts, which is what tests want.
-    """
+    It reads the ``AFFORDANCE_*`` variables (or ``environ``), which keyword arguments
+    (:class:`PluginOptions`) override; with ``autoload=False`` only what you :meth:`register`
+    counts (what tests want)."""
 
     def __init__(
         self, *, environ: Mapping[str, str] | None = None, **options: Unpack[PluginOptions]
@@ -86,14 +79,9 @@ class PluginHost:
         with self._lock:
             return MappingProxyType(dict(self._pins))
 
-    # -- changing what is registered -------------------------------------------------------------
-
     def register(self, plugin: object, name: str | None = None) -> str:
-        """Register a plugin object (a module or an instance with ``@hookimpl`` methods).
-
-        Raises :class:`PluginLoadError` if pluggy rejects it (a hook argument not in the spec,
-        or the name is taken). Unknown hooks are reported when the registry is next built.
-        """
+        """Register a plugin object (a module or an instance with ``@hookimpl`` methods); raises
+        :class:`PluginLoadError` if pluggy rejects it. Unknown hooks fail it at the next build."""
         with self._lock:
             plugin_name = name or self._pm.get_canonical_name(plugin)
             problem = self._try_register(plugin, plugin_name)
@@ -125,11 +113,9 @@ class PluginHost:
             self._registry = None
 
     def pin(self, key: ContributionKey | str | tuple[str, str], *, dist: str) -> None:
-        """Make ``dist`` (a distribution or plugin name) win ``key`` whatever the priorities.
-
-        ``key`` is ``("openai", "web_search")`` for a codec, ``"openai"`` for a provider, or
-        ``"serializer:openai.tool"``; ``AFFORDANCE_PIN`` accepts the same keys.
-        """
+        """Make ``dist`` (a distribution or plugin name) win ``key`` whatever the priorities: a
+        key as ``AFFORDANCE_PIN`` writes it (``"openai"``, ``"serializer:openai.tool"``) or a
+        codec's ``(provider, kind)``."""
         with self._lock:
             self._pins[ContributionKey.coerce(key)] = dist
             self._registry = None
@@ -152,14 +138,9 @@ class PluginHost:
             return describe(exc)
         return None
 
-    # -- loading ---------------------------------------------------------------------------------
-
     def load(self) -> None:
-        """Import the entry-point plugins now (once per host); :meth:`registry` does it first.
-
-        A ``KeyboardInterrupt`` (from a plugin, or Ctrl-C while waiting for an import) leaves
-        nothing loaded, so the next call loads again.
-        """
+        """Import the entry-point plugins now (once per host; :meth:`registry` does it first). A
+        ``KeyboardInterrupt`` leaves nothing loaded, so the next call loads again."""
         self._refuse_from_a_plugin_import()
         with self._lock:
             if self._autoloaded or not self.settings.autoload:
@@ -214,11 +195,8 @@ class PluginHost:
             return tuple(entry.record for entry in self._entries)
 
     def registry(self) -> Registry:
-        """The registry, built on first use and cached (thread-safe).
-
-        In strict mode a failed, duplicate or incompatible plugin raises
-        :class:`PluginLoadError` here instead of being skipped.
-        """
+        """The registry, built on first use and cached (thread-safe); in strict mode a failed,
+        duplicate or incompatible plugin raises :class:`PluginLoadError` here."""
         built = self._registry
         if built is not None:
             return built

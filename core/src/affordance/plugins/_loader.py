@@ -1,11 +1,6 @@
-"""Entry-point discovery: find ``affordance.plugins`` entry points, decide which may load.
-
-pluggy's own loader lets one broken plugin crash the host, silently keeps only the first of two
-distributions declaring one entry-point name, and loads in filesystem order. This one sorts by
-``(name, distribution)``, reports duplicates naming both distributions (loading neither), applies
-the disable list and the allowlist before importing anything, and leaves the import itself to the
-host, which isolates each one.
-"""
+"""Entry-point discovery, not pluggy's (which crashes on one broken plugin, silently keeps the
+first of two distributions declaring a name, and loads in filesystem order): sorted, duplicates
+reported, the disable list and allowlist applied first (``specs/PLUGINS.md``, "Loading")."""
 
 from __future__ import annotations
 
@@ -30,8 +25,7 @@ Found = tuple[importlib.metadata.EntryPoint, PluginRecord]
 
 
 def _core_requirements(requires: Iterable[str] | None) -> tuple[str, ...]:
-    """A distribution's requirements on ``affordance``, leaving out an extra's (one with a
-    marker)."""
+    """A distribution's requirements on ``affordance``, but an extra's (one with a marker)."""
     found: list[str] = []
     for line in requires or ():
         if _CORE_REQUIREMENT.match(line) is None:
@@ -46,8 +40,7 @@ def _core_requirements(requires: Iterable[str] | None) -> tuple[str, ...]:
 
 
 def discover(group: str = ENTRY_POINT_GROUP) -> list[Found]:
-    """Every entry point in ``group`` with its row, sorted by ``(name, distribution)``; imports
-    nothing."""
+    """Each entry point in ``group`` with its row, sorted by ``(name, distribution)``; no import."""
     found: list[Found] = []
     for entry_point in importlib.metadata.entry_points(group=group):
         record = PluginRecord(entry_point.name, PluginStatus.LOADED, value=entry_point.value)
@@ -66,12 +59,8 @@ def discover(group: str = ENTRY_POINT_GROUP) -> list[Found]:
 
 
 def select(found: Sequence[Found], settings: PluginSettings) -> list[Found]:
-    """The rows of the plugins not to import marked ``blocked`` or ``duplicate`` with why; the
-    others stay ``loaded``, to be imported.
-
-    The disable list and the allowlist apply first, so disabling one of two duplicates lets
-    the other load.
-    """
+    """``found`` with the plugins not to import marked ``blocked`` or ``duplicate``, with why.
+    The lists apply first, so disabling one of two duplicates lets the other load."""
 
     def blocked(record: PluginRecord) -> str | None:
         if settings.is_disabled(record.name, record.distribution):

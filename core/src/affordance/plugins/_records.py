@@ -37,12 +37,9 @@ UNHEALTHY = (PluginStatus.FAILED, PluginStatus.DUPLICATE, PluginStatus.INCOMPATI
 
 @dataclass(frozen=True, slots=True)
 class PluginRecord:
-    """One row of the plugin table.
-
-    ``name`` is the entry-point name (or the name given to ``host.register``); ``value`` is the
-    entry point's target. ``notes`` hold what did not stop the plugin (an incompatible spec
-    among compatible ones). ``requires`` are its ``Requires-Dist`` lines naming ``affordance``.
-    """
+    """One row of the plugin table: ``name`` is the entry-point name (or ``host.register``'s),
+    ``value`` the entry point's target, ``notes`` what did not stop the plugin (an incompatible
+    spec among compatible ones), ``requires`` its ``Requires-Dist`` lines naming ``affordance``."""
 
     name: str
     status: PluginStatus

@@ -1,13 +1,6 @@
-"""The registry: every contribution by key, resolved to one winner per key on first use.
-
-The rules, in order, for a key with several contributions: the user's pin, then the highest
-``priority``; a remaining tie raises a :class:`ConflictError` when that key is first used. Load
-order never decides. The code a contribution names is imported (``_targets``) only when it is
-first asked for, after its SDK requirement has been checked.
-
-The registry sits below the adapters: adapters ask it for what it resolved (codecs, serializers),
-it never imports them. An adapter class is checked against the runtime's ``Evaluator``.
-"""
+"""The registry: every contribution by key, resolved to one winner per key on first use (a pin,
+then the highest ``priority``: ``specs/PLUGINS.md``, "Resolution"). A contribution's code is
+imported (``_targets``) only when first asked for, after its SDK requirement is checked."""
 
 from __future__ import annotations
 
@@ -17,15 +10,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
+from affordance.plugins import _targets
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
 from affordance.plugins._records import UNHEALTHY, PluginRecord
-from affordance.plugins._targets import (
-    build_codec,
-    build_serializer,
-    import_adapter,
-    import_config,
-    import_output,
-)
 from affordance.plugins.errors import (
     CodecConflictError,
     ConflictError,
@@ -78,11 +65,8 @@ class Decision:
 
 
 class Registry:
-    """What the loaded plugins contribute, resolved lazily and thread-safely.
-
-    Built by :class:`~affordance.plugins.PluginHost` (``host.registry()``); a snapshot: a later
-    ``host.register()`` or ``host.pin()`` builds a new one.
-    """
+    """What the loaded plugins contribute, resolved lazily and thread-safely: a snapshot from
+    ``host.registry()``, which a later ``host.register()`` or ``host.pin()`` replaces."""
 
     def __init__(
         self,
@@ -102,8 +86,6 @@ class Registry:
         self._loaded: dict[tuple[ContributionKey, Callable[[Contribution], Any]], Any] = {}
         self._unmet: dict[str, str | None] = {}
 
-    # -- what is there -----------------------------------------------------------------------
-
     @property
     def records(self) -> tuple[PluginRecord, ...]:
         """The plugin table this registry was built from."""
@@ -120,22 +102,16 @@ class Registry:
     def contributions(self) -> tuple[Contribution, ...]:
         return tuple(c for found in self._by_key.values() for c in found)
 
-    # -- resolution --------------------------------------------------------------------------
-
     def decision(self, key: ContributionKey) -> Decision | None:
-        """Who wins ``key`` and why (None if nobody contributes it).
-
-        Raises :class:`ConflictError` for an unsettled tie and :class:`PinError` for a pin
-        that names no candidate; both are raised again on every use, never cached away.
-        """
+        """Who wins ``key`` and why (None if nobody contributes it). A tie raises
+        :class:`ConflictError`, a pin naming no candidate :class:`PinError`, on every use."""
         with self._lock:
             if key not in self._decided:
                 self._decided[key] = self._decide(key)
             return self._decided[key]
 
     def resolve(self, key: ContributionKey) -> Contribution | None:
-        """The contribution that wins ``key`` (None if nobody contributes it); see
-        :meth:`decision` for the errors."""
+        """The contribution that wins ``key`` (None if nobody does); see :meth:`decision`."""
         decided = self.decision(key)
         return None if decided is None else decided.winner
 
@@ -182,13 +158,9 @@ class Registry:
         except (ConflictError, PinError):
             return None
 
-    # -- availability --------------------------------------------------------------------------
-
     def unavailable_reason(self, contribution: Contribution) -> str | None:
-        """Why ``contribution`` cannot be used (its SDK is missing or too old), or None.
-
-        Checks installed metadata only; imports nothing.
-        """
+        """Why ``contribution`` cannot be used (its SDK is missing or too old), or None; reads
+        installed metadata only, importing nothing."""
         sdk = contribution.sdk
         if sdk is None:
             return None
@@ -212,8 +184,6 @@ class Registry:
             value = self._loaded[key, build] = build(chosen)
             return value
 
-    # -- providers -----------------------------------------------------------------------------
-
     def provider_names(self) -> tuple[str, ...]:
         """Every provider name some plugin offers (available or not), sorted."""
         return tuple(key.parts[0] for key in self.keys("provider"))
@@ -224,16 +194,14 @@ class Registry:
 
     def adapter_class(self, name: str) -> type[Evaluator]:
         """The adapter class of provider ``name``, imported now if it was not yet."""
-        adapter = self._load(ContributionKey.provider(name), import_adapter)
+        adapter = self._load(ContributionKey.provider(name), _targets.import_adapter)
         if adapter is None:
             raise UnknownProviderError(self._describe_unknown_provider(name))
         return adapter
 
     def load_adapter(self, name: str, **options: Any) -> Evaluator:
-        """Build provider ``name``'s adapter with ``options`` (``model=...``, ``client=...``).
-
-        The adapter resolves its serializers and codecs through this registry.
-        """
+        """Build provider ``name``'s adapter with ``options`` (``model=...``, ``client=...``),
+        resolving its serializers and codecs through this registry."""
         options.setdefault("registry", self)
         return self.adapter_class(name)(**options)
 
@@ -258,13 +226,10 @@ class Registry:
             parts.append(f"Plugins not loaded: {names}. Run `affordance plugins` for details.")
         return " ".join(parts)
 
-    # -- hosted tools ----------------------------------------------------------------------------
-
     def codec(self, provider: str, kind: str) -> HostedToolCodec[Any, Any] | None:
-        """The codec for hosted tool ``kind`` on ``provider``, built on first use; None when no
-        plugin offers one. Raises :class:`CodecConflictError` for a tie and
-        :class:`PluginUnavailableError` when the chosen codec's SDK or import fails."""
-        return self._load(ContributionKey.codec(provider, kind), build_codec)
+        """The codec for hosted tool ``kind`` on ``provider``, built on first use, or None; raises
+        :class:`CodecConflictError` or :class:`PluginUnavailableError` (its SDK or import fails)."""
+        return self._load(ContributionKey.codec(provider, kind), _targets.build_codec)
 
     def providers_supporting(self, kind: str) -> tuple[str, ...]:
         """The providers some plugin offers a codec for ``kind`` on, sorted."""
@@ -281,31 +246,26 @@ class Registry:
     def hosted_tool_config(self, kind: str) -> tuple[type[Any], Contribution] | None:
         """The config type registered for hosted tool ``kind`` and who registered it, imported
         on first use; None when no plugin defines the kind."""
-        return self._load(ContributionKey.hosted_tool_kind(kind), import_config)
+        return self._load(ContributionKey.hosted_tool_kind(kind), _targets.import_config)
 
     def hosted_tool_output(self, kind: str) -> tuple[type[Any], Contribution] | None:
-        """The output type registered for hosted tool ``kind`` — what its codecs'
-        ``parse_output`` must return — and who registered it; None when no plugin defines the
-        kind. Imported on first use, apart from the config type: the first output read."""
-        return self._load(ContributionKey.hosted_tool_kind(kind), import_output)
+        """The output type of hosted tool ``kind`` (what its codecs' ``parse_output`` returns) and
+        who registered it, or None; imported when an output is first read, not with the config."""
+        return self._load(ContributionKey.hosted_tool_kind(kind), _targets.import_output)
 
     @overload
     def serializer(self, provider: str, role: Literal["tool"]) -> ToolSerializer | None: ...
-
     @overload
     def serializer(
         self, provider: str, role: Literal["tool_result"]
     ) -> ToolResultSerializer | None: ...
-
     @overload
     def serializer(self, provider: str, role: Literal["output"]) -> OutputSerializer | None: ...
-
     @overload
     def serializer(self, provider: str, role: str) -> Any: ...
-
     def serializer(self, provider: str, role: str) -> Any:
         """The serializer a plugin registered for ``(provider, role)``, built on first use; None
         when no plugin offers one. ``role`` is one of ``SERIALIZER_ROLES``."""
         if role not in SERIALIZER_ROLES:
             raise ValueError(f"unknown serializer role {role!r}; one of {SERIALIZER_ROLES}")
-        return self._load(ContributionKey.serializer(provider, role), build_serializer)
+        return self._load(ContributionKey.serializer(provider, role), _targets.build_serializer)

@@ -1,15 +1,10 @@
-"""What a contribution names, imported or built, and checked — isolated like a plugin's import.
-
-A contribution names code by ``"module:attribute"`` (an adapter class, a codec or serializer
-factory, a hosted tool kind's config or output type). The registry asks this module for it the
-first time it is used. Plugin code runs here — the import, a factory call, even an attribute
-read — so anything it raises but ``KeyboardInterrupt`` (``sys.exit()`` too) becomes a
-:class:`PluginUnavailableError` naming the contribution, and so does a value of the wrong kind.
-"""
+"""The code a contribution names (``"module:attribute"``), imported or built on first use and
+checked. Plugin code runs here: what it raises but ``KeyboardInterrupt`` (``sys.exit()`` too),
+like a value of the wrong kind, is a :class:`PluginUnavailableError` naming the contribution
+(``specs/PLUGINS.md``, "Availability")."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -47,16 +42,12 @@ def _unavailable(contribution: Contribution, problem: str) -> PluginUnavailableE
 
 
 def _import(contribution: Contribution, target: str | None = None) -> Any:
-    target = target or contribution.target
+    import pkgutil  # only when used
 
-    def load() -> Any:
-        module_name, _, attribute = target.partition(":")
-        value: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            value = getattr(value, part)
-        return value
-
-    return _isolated(contribution, f" cannot be imported from {target}:", load)
+    path = target or contribution.target
+    return _isolated(
+        contribution, f" cannot be imported from {path}:", lambda: pkgutil.resolve_name(path)
+    )
 
 
 def _build(contribution: Contribution) -> Any:

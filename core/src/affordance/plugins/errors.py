@@ -1,8 +1,6 @@
-"""Errors of the plugin system; each names the plugin, its distribution and the fix.
-
-The three that the plugin system's own lower modules raise (``PluginError``,
-``PluginConfigError``, ``InvalidSpecError``) are defined in ``_base_errors``, which imports
-nothing of the plugin system, so this module may name contributions without a circle."""
+"""Errors of the plugin system; each names the plugin, its distribution and the fix. The three
+the package's lower modules raise live in ``_base_errors``, which imports nothing of the package,
+so that this module may name contributions without an import cycle."""
 
 from __future__ import annotations
 
@@ -34,11 +32,8 @@ for _base in (PluginError, PluginConfigError, InvalidSpecError):
 
 
 class PluginLoadError(PluginError):
-    """A plugin could not be loaded; raised only in strict mode (otherwise it is recorded).
-
-    ``plugin`` and ``distribution`` say which one; ``status`` is the status it was given
-    (``failed``, ``duplicate`` or ``incompatible``).
-    """
+    """A plugin could not be loaded, in strict mode (else it is recorded): ``plugin``,
+    ``distribution``, and the ``status`` it got (``failed``, ``duplicate`` or ``incompatible``)."""
 
     def __init__(
         self,
@@ -56,11 +51,8 @@ class PluginLoadError(PluginError):
 
 
 class ConflictError(PluginError):
-    """Several plugins contribute the same key with equal standing; nothing decides between them.
-
-    Raised the first time the key is used, never at load. ``candidates`` are the tied
-    contributions; the message names their distributions and both ways to fix it.
-    """
+    """Several plugins contribute the same key with equal standing (the ``candidates``); raised
+    when the key is used, never at load, naming their distributions and both ways to fix it."""
 
     def __init__(self, key: ContributionKey, candidates: Sequence[Contribution]) -> None:
         self.key = key

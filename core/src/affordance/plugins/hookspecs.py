@@ -1,14 +1,5 @@
-"""The hook specifications (pluggy) every affordance plugin implements a subset of.
-
-The four ``affordance_register_*`` hooks return lists of declarative specs; the host calls their
-implementations one at a time, so a raising plugin is recorded and skipped without affecting the
-others. Every hook is prefixed ``affordance_`` so a misspelled implementation is reported as an
-unknown hook instead of being silently ignored. Specs only grow: a new argument arrives in a minor
-release (pluggy passes an implementation only the arguments it names).
-
-Only hooks a shipped plugin or a documented example implements are declared here: conflicts are
-settled by pins and priorities, never by plugin code.
-"""
+"""The hook specifications (pluggy) every affordance plugin implements a subset of, each prefixed
+``affordance_`` so that a misspelled implementation is reported (``specs/PLUGINS.md``, "Hooks")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""``hosted_kind_hooks``: a declared hosted kind's hook implementations.
-
-A hosted-tool plugin's entry module assigns them, and so registers the kind
-(``HostedToolKindSpec``) and its codec for each provider (``CodecSpec``) from its
-``affordance.tools.HostedKind`` declaration, by dotted path: nothing is imported.
-"""
+"""``hosted_kind_hooks``: the hooks registering a ``HostedKind`` declaration's kind and codecs,
+by dotted path (nothing is imported); ``specs/PLUGINS.md``, "A hosted tool in one declaration"."""
 
 from __future__ import annotations
 

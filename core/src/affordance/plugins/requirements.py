@@ -1,8 +1,5 @@
-"""Requirement strings (``"openai>=1.66,<4"``) checked against installed distributions.
-
-Parsing and version comparison are ``packaging``'s — the library pip and pytest use — imported on
-first use, so discovering plugins costs nothing until a requirement is read.
-"""
+"""Requirement strings (``"openai>=1.66,<4"``) checked against installed distributions, with
+``packaging`` (pip's) imported on first use: discovering plugins costs nothing until one is read."""
 
 from __future__ import annotations
 
@@ -28,11 +25,8 @@ _NEGATION = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "==",
 
 
 def canonical_name(name: str) -> str:
-    """A distribution name as PEP 503 compares them: ``Affordance_Acme`` -> ``affordance-acme``.
-
-    The same rule as ``packaging.utils.canonicalize_name``, kept here so reading settings and
-    entry points never imports ``packaging``.
-    """
+    """``Affordance_Acme`` -> ``affordance-acme`` (PEP 503): ``packaging.utils.canonicalize_name``'s
+    rule, kept here so that reading settings and entry points never imports ``packaging``."""
     return _NAME_SEPARATORS.sub("-", name).lower().strip()
 
 
@@ -57,11 +51,8 @@ def installed_version(name: str) -> str | None:
 
 
 def unmet_clauses(requirement: Requirement, installed: str) -> list[str]:
-    """The clauses ``installed`` breaks, phrased as facts: ``openai 1.2 < 1.66``.
-
-    Pre-releases count as versions (a plugin developer runs them); an unreadable installed
-    version breaks every clause.
-    """
+    """The clauses ``installed`` breaks, as facts (``openai 1.2 < 1.66``). Pre-releases count as
+    versions (a plugin developer runs them); an unreadable version breaks every clause."""
     from packaging.version import InvalidVersion, Version
 
     try:
@@ -77,11 +68,8 @@ def unmet_clauses(requirement: Requirement, installed: str) -> list[str]:
 
 
 def unmet_reason(requirement: str) -> str | None:
-    """Why ``requirement`` is not met by what is installed (None when it is).
-
-    ``"openai>=1.66,<4"`` with openai 1.2 installed gives ``"openai 1.2 < 1.66"``; without
-    openai, ``"openai is not installed (needs openai>=1.66,<4)"``.
-    """
+    """Why ``requirement`` is not met by what is installed (``openai 1.2 < 1.66``, or ``openai is
+    not installed (needs openai>=1.66,<4)``), or None when it is."""
     parsed = parse_requirement(requirement)
     installed = installed_version(parsed.name)
     if installed is None:

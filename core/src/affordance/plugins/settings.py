@@ -1,21 +1,5 @@
-"""Which plugins load and how ties are settled: environment variables, overridable in code.
-
-======================================  ======================================================
-``AFFORDANCE_PLUGIN_AUTOLOAD``          ``0`` (or false/no/off): load no entry points at all
-``AFFORDANCE_DISABLE_PLUGINS``          comma list of entry-point or distribution names not
-                                        to load
-``AFFORDANCE_LOAD_PLUGINS``             allowlist of entry-point or distribution names; set
-                                        but empty loads none
-``AFFORDANCE_STRICT_PLUGINS``           ``1``: a plugin that fails, is a duplicate or is
-                                        incompatible raises instead of being recorded and
-                                        skipped
-``AFFORDANCE_PIN``                      comma list of ``KEY=DIST``:
-                                        ``openai.web_search=acme-search``
-``AFFORDANCE_TRACE_PLUGINS``            ``1``: trace hook calls to stderr (pluggy tracing)
-``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``    seconds an entry point may take to import (default
-                                        10); then it is failed, ``import timed out after 10s``
-======================================  ======================================================
-"""
+"""Which plugins load and how ties are settled: the ``AFFORDANCE_*`` environment variables,
+overridable in code; ``specs/PLUGINS.md``, "Settings", has the table of variables."""
 
 from __future__ import annotations
 
@@ -50,15 +34,13 @@ _TRUE = {"1", "true", "yes", "on"}
 
 
 def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = environ.get(name)
-    if raw is None or not raw.strip():
-        return default
+    raw = environ.get(name, "")
     value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise PluginConfigError(f"{name}={raw!r}: expected 1 or 0")
+    if not value:
+        return default
+    if value not in _TRUE | _FALSE:
+        raise PluginConfigError(f"{name}={raw!r}: expected 1 or 0")
+    return value in _TRUE
 
 
 def _seconds(value: object, source: str, *, text: bool = False) -> float:
@@ -75,10 +57,8 @@ def _seconds(value: object, source: str, *, text: bool = False) -> float:
 
 
 def _import_timeout(environ: Mapping[str, str]) -> float:
-    raw = environ.get(IMPORT_TIMEOUT)
-    if raw is None or not raw.strip():
-        return DEFAULT_IMPORT_TIMEOUT
-    return _seconds(raw, IMPORT_TIMEOUT, text=True)
+    raw = environ.get(IMPORT_TIMEOUT, "")
+    return _seconds(raw, IMPORT_TIMEOUT, text=True) if raw.strip() else DEFAULT_IMPORT_TIMEOUT
 
 
 def _names(raw: str | Iterable[str]) -> frozenset[str]:
@@ -104,15 +84,12 @@ def _pins(
 
 
 class PluginOptions(TypedDict, total=False):
-    """What code may set over the environment, by keyword: on ``PluginHost(...)``,
-    ``configure(...)`` and ``PluginSettings.override(...)``. None keeps the environment's.
-
-    ``autoload=False`` scans no entry points; ``strict=True`` raises for a broken plugin;
-    ``disable`` adds entry-point or distribution names to ``AFFORDANCE_DISABLE_PLUGINS``;
-    ``load`` replaces the allowlist (``[]`` loads none); ``pins`` are merged over
-    ``AFFORDANCE_PIN``'s; ``import_timeout`` (seconds) replaces
-    ``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``.
-    """
+    """What code may set over the environment (None keeps it), by keyword, on ``PluginHost``,
+    ``configure`` and ``PluginSettings.override``: ``autoload=False`` scans no entry points;
+    ``strict=True`` raises for a broken plugin; ``disable`` adds names to
+    ``AFFORDANCE_DISABLE_PLUGINS``; ``load`` replaces the allowlist (``[]`` loads none); ``pins``
+    merge over ``AFFORDANCE_PIN``'s; ``import_timeout`` (seconds) replaces
+    ``AFFORDANCE_PLUGIN_IMPORT_TIMEOUT``."""
 
     autoload: bool | None
     strict: bool | None
@@ -124,11 +101,8 @@ class PluginOptions(TypedDict, total=False):
 
 @dataclass(frozen=True, slots=True)
 class PluginSettings:
-    """What to load and how to settle ties; read from the environment, overridable in code.
-
-    ``disable`` and ``load`` hold canonical names (PEP 503); ``load=None`` means no allowlist.
-    ``import_timeout`` is how many seconds an entry point may take to import.
-    """
+    """What to load and how to settle ties: :meth:`from_environ`, then :meth:`override` in code.
+    ``disable`` and ``load`` hold PEP 503 names; ``load=None`` means no allowlist."""
 
     autoload: bool = True
     strict: bool = False

@@ -1,9 +1,6 @@
-"""What plugins contribute: declarative specs returned by the ``affordance_*`` hooks.
-
-Specs name their code by dotted path (``"package.module:Attribute"``), so registering a plugin
-imports nothing heavy; the registry imports the target on first use. Each spec checks its
-fields when built, so a malformed one fails inside the plugin that made it.
-"""
+"""What plugins contribute: the specs the ``affordance_*`` hooks return, naming code by dotted
+path (imported on first use) and checking their fields when built, so a malformed one fails
+inside the plugin that made it. ``specs/PLUGINS.md``, "What a plugin is"."""
 
 from __future__ import annotations
 
@@ -26,9 +23,8 @@ PLUGIN_API = 1
 """The version of this contract; a spec declaring another ``api`` is reported incompatible."""
 
 SERIALIZER_ROLES = ("tool", "tool_result", "output")
-"""The roles of the provider contract; each has its protocol in
-``affordance.runtime.model.serializers``: ``tool`` (``ToolSerializer``), ``tool_result``
-(``ToolResultSerializer``), ``output`` (``OutputSerializer``)."""
+"""The roles of the provider contract, each with its protocol in ``affordance.adapters``
+(``specs/PLUGINS.md``, "The provider contract: serializer roles")."""
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 # Each field shape: the pattern a value must match in full, and how a message names it.
@@ -45,8 +41,7 @@ _TARGET = (
 
 
 def _check(spec: object, **shapes: tuple[re.Pattern[str], str]) -> None:
-    """Check the named string fields against their shapes, then ``priority``, ``api`` and any
-    ``sdk``, which every spec has or may have."""
+    """Check the named string fields against their shapes, then ``priority``, ``api``, ``sdk``."""
     name = type(spec).__name__
     for field, (pattern, shape) in shapes.items():
         value = getattr(spec, field)
@@ -72,13 +67,10 @@ def _check(spec: object, **shapes: tuple[re.Pattern[str], str]) -> None:
 class ProviderSpec:
     """A provider adapter: ``load_adapter(name, **options)`` builds ``adapter(**options)``.
 
-    ``sdk`` is a requirement string (``"openai>=1.66,<4"``) checked against the installed
-    distribution before the adapter is imported; a missing or too-old SDK makes the provider
-    *unavailable* with the reason, instead of failing at import. ``priority`` settles two
-    plugins offering the same provider name (higher wins; a tie is a conflict).
-    ``api_key_env`` names the environment variables the adapter reads its key from when it
-    builds its own client (``affordance doctor`` says whether one is set, never its value).
-    """
+    ``sdk`` (``"openai>=1.66,<4"``) is checked before the adapter is imported: a missing or
+    too-old SDK makes the provider *unavailable*, with the reason. The highest ``priority`` wins
+    a provider name (a tie is a conflict). ``api_key_env`` names the variables the adapter reads
+    its key from when it builds its own client (``affordance doctor`` says whether one is set)."""
 
     name: str
     adapter: str
@@ -117,13 +109,9 @@ class HostedToolKindSpec:
 
 @dataclass(frozen=True, slots=True)
 class CodecSpec:
-    """A hosted-tool codec for ``(provider, kind)``: ``factory()`` returns the codec.
-
-    Among several codecs for one key, a user pin wins, then the highest ``priority``; a tie is
-    a conflict error naming both distributions.
-    ``sdk`` optionally names an SDK the codec itself needs (most need none: codecs work on
-    JSON-like dicts).
-    """
+    """A hosted-tool codec for ``(provider, kind)``: ``factory()`` returns the codec. A pin, then
+    the highest ``priority``, picks among several (a tie is a conflict); ``sdk`` names an SDK the
+    codec itself needs, if any (most need none: codecs work on JSON-like dicts)."""
 
     provider: str
     kind: str
@@ -138,11 +126,9 @@ class CodecSpec:
 
 @dataclass(frozen=True, slots=True)
 class SerializerSpec:
-    """A serializer for one role of a provider's wire format: ``factory()`` returns it.
-
-    ``role`` is one of :data:`SERIALIZER_ROLES`. A provider plugin registers its own at priority
-    0; a third party replaces one with a higher priority (or a user pin).
-    """
+    """A serializer for one role (:data:`SERIALIZER_ROLES`) of a provider's wire format:
+    ``factory()`` returns it. A provider plugin registers its own at priority 0; a third party
+    replaces one with a higher priority (or a user pin)."""
 
     provider: str
     role: str
