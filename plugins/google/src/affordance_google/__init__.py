@@ -1,9 +1,5 @@
-"""affordance-google: the Google Gemini provider (Developer API and Vertex AI) for affordance.
-
-``GoogleAdapter`` is resolved on first access (PEP 562), so ``import affordance_google`` does
-not import the ``google-genai`` SDK (about a second to import); only using the adapter does.
-``RequestRetryPolicy`` (the adapter's retry budget) imports no SDK either.
-"""
+"""affordance-google: the Google Gemini provider (Developer API and Vertex AI) for affordance;
+``GoogleAdapter`` is resolved on first access (PEP 562): ``google-genai`` is imported only then."""
 
 from __future__ import annotations
 
@@ -14,7 +10,6 @@ from affordance.plugins import lazy_exports
 
 __version__ = "0.1.0"
 __all__ = ["NO_REQUEST_RETRIES", "GoogleAdapter", "RequestRetryPolicy", "__version__"]
-
 
 __getattr__, __dir__ = lazy_exports(
     __name__, {"GoogleAdapter": "affordance_google.adapter"}, __all__

@@ -1,11 +1,5 @@
-"""Images and documents as Gemini parts: what the model carries, and the part each becomes.
-
-An attachment with bytes is ``{"inlineData": {"mimeType", "data"}}`` (standard base64), one
-given by URL ``{"fileData": {"mimeType", "fileUri"}}``: the same shape in a user ``Content`` and
-in a ``functionResponse``'s ``parts`` (the SDK's ``Blob`` / ``FileData`` and
-``FunctionResponseBlob`` / ``FunctionResponseFileData``). No ``displayName`` is sent: the
-Developer API reads one only beside server-side tools (google-genai 1.39 refuses it there).
-"""
+"""Images and documents as Gemini parts: what the model carries, and the part each becomes
+(``specs/adapters/google.md``, "Attachments")."""
 
 from __future__ import annotations
 
@@ -17,20 +11,16 @@ from affordance.attachments import Attachment
 __all__ = ["GEMINI_ATTACHMENTS", "attachment_part"]
 
 _CARRIED = frozenset({"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"})
-"""What Gemini reads, in a prompt and (Gemini 3) in a function response: PNG, JPEG and WebP
-images, PDF and plain-text documents. GIF is not among Gemini's image types."""
+"""What Gemini reads, in a prompt and (Gemini 3) in a function response; not GIF."""
 
 GEMINI_ATTACHMENTS = AttachmentSupport(
     user=_CARRIED, tool_result=_CARRIED, by_url=frozenset({"image", "document"})
 )
-"""The ``attachment_support`` of ``GoogleModel``."""
 
 
 def attachment_part(attachment: Attachment) -> dict[str, Any]:
-    """The part ``attachment`` goes out as. A URL's ``mimeType`` is its given type, else the one
-    its path's suffix names among Gemini's (``.png``, ``.jpg``, ``.webp``; ``.pdf``, ``.txt``);
-    told by neither, it goes without one: the API reads it from the file (a Files API URI has
-    no suffix and needs none; Vertex AI wants one, so pass ``media_type=`` there)."""
+    """The part ``attachment`` goes out as. A URL's ``mimeType`` is its given type, else its
+    suffix's; told by neither, it goes without one and the API reads it from the file."""
     if attachment.url is None:
         return {"inlineData": {"mimeType": attachment.media_type, "data": attachment.base64()}}
     media_type = url_media_type(attachment, _CARRIED)

@@ -1,12 +1,5 @@
-"""``generateContent`` answers, whole or streamed, as the core's turn.
-
-A stream's chunks are whole ``GenerateContentResponse`` objects, each with the next parts, so
-one reader (:class:`Reading`) serves both: a plain response is read as a stream of one chunk
-(:meth:`Reading.whole`, its deltas joined by the core's assembler), a stream chunk by chunk. A
-call without an ``id`` gets a synthetic one (:meth:`Reading._call`); hosted tools' codecs read
-one item, the candidate's parts and ``groundingMetadata`` (:meth:`Reading.end`). The model the
-answer names is its ``modelVersion`` (every stream chunk carries it; the first is kept).
-"""
+"""``generateContent`` answers read into the core's turn by one reader, a plain response as a
+stream of one chunk (``specs/adapters/google.md``, "Streaming" and "Finish reasons")."""
 
 from __future__ import annotations
 
@@ -52,15 +45,12 @@ FILTER_REASONS = {
 
 _FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length"}
 
-
 usage_of = UsageFields(
     input=("promptTokenCount", "toolUsePromptTokenCount"),
     output=("candidatesTokenCount", "thoughtsTokenCount"),
     cached=("cachedContentTokenCount",),
     reasoning=("thoughtsTokenCount",),
 ).read
-"""``usageMetadata``: input counts the prompt and the tool-use prompt (cached tokens
-included), output the candidates and the thoughts."""
 
 
 def finish_of(reason: Any, has_calls: bool, message: Any) -> tuple[str, str | None]:
@@ -87,8 +77,7 @@ def _refusal(text: str, message: Any) -> str:
 
 
 def _arguments(args: Any) -> str | Mapping[str, Any]:
-    """``args`` is an object; anything else goes to the executor as text, which reports it to
-    the model as a failed call."""
+    """``args`` as the executor takes it: an object, else text it reports as a failed call."""
     if args is None or isinstance(args, dict):
         return args or {}
     return args if isinstance(args, str) else repr(args)
@@ -96,17 +85,8 @@ def _arguments(args: Any) -> str | Mapping[str, Any]:
 
 @dataclass(slots=True)
 class Reading:
-    """The reading of one answer: :meth:`chunk` with each response (or, as a stream's
-    translator, called with each event), then :meth:`end`; a whole answer is :meth:`whole`.
-
-    Text arrives in slices in a stream; consecutive slices of one part (same ``thought`` flag,
-    the previous one without a ``thoughtSignature``, which rides on a part's last slice) are
-    joined again before they become a provider item, so the turn's parts equal the plain
-    response's (a whole answer: one response, whose parts are kept as they are). Function calls
-    arrive whole. ``finishReason``, grounding and usage come with the last chunk: a chunk after
-    it cannot be placed in the turn and is an error, and so is a stream that ends without a
-    finish reason (or a block reason), never a short answer.
-    """
+    """One answer's reading: called with each stream event, then :meth:`end`; or :meth:`whole`
+    with a whole response. Streamed text slices are joined back into their parts."""
 
     prepared: PreparedRequest
     _whole: bool = field(default=False, init=False)  # one response: parts kept as they are
@@ -119,20 +99,25 @@ class Reading:
     _final: dict[str, Any] | None = field(default=None, init=False)  # has the finishReason
     _grounding: Any = field(default=None, init=False)
     _blocked: str | None = field(default=None, init=False)
-    _usage: Usage | None = field(default=None, init=False)  # None: no usageMetadata came
+    _usage: Usage = field(default=Usage(), init=False)
     _response_id: str | None = field(default=None, init=False)
     _response_model: str | None = field(default=None, init=False)
 
     def whole(self, data: Any) -> tuple[Delta, ...]:
-        """The deltas of a whole ``generateContent`` response: a stream of that one chunk."""
+        """The deltas of a whole response: a stream of that one chunk."""
         self._whole = True
         return (*self.chunk(data), *self.end())
 
     def __call__(self, event: SseEvent) -> Iterator[Delta]:
-        """The deltas of a stream's event (the stream's translator)."""
+        """The deltas of a stream's event (the stream's translator); an error event raises."""
         chunk = parse_json(event.data)
         if isinstance(chunk, dict) and "error" in chunk:
-            raise _stream_error(chunk["error"])
+            error = chunk["error"]
+            fields = error if isinstance(error, dict) else {}
+            code = fields.get("code")
+            status = code if isinstance(code, int) and not isinstance(code, bool) else None
+            detail = error_detail(fields.get("status"), fields.get("message"), error)
+            raise StreamFailedError(detail, status=status)
         yield from self.chunk(chunk)
 
     def chunk(self, chunk: Any) -> Iterator[Delta]:
@@ -164,13 +149,10 @@ class Reading:
 
     def _part(self, part: dict[str, Any]) -> Iterator[Delta]:
         text = part.get("text")
-        if isinstance(text, str) and "functionCall" not in part:
-            if text and not part.get("thought"):
-                yield TextPiece(text)
-            if self._whole:  # one response: the part is complete
-                self._parts.append(part)
-                yield ProviderItem(part)
-                return
+        is_text = isinstance(text, str) and "functionCall" not in part
+        if is_text and text and not part.get("thought"):
+            yield TextPiece(text)
+        if is_text and not self._whole:  # a streamed slice: joined to its part's slices
             pending = self._pending
             if (
                 pending is not None
@@ -183,15 +165,14 @@ class Reading:
                 yield from self._flush()
                 self._pending = part  # never changed: joining slices makes a new part
             return
-        yield from self._flush()
+        yield from self._flush()  # any other part, and every part of a whole answer, as it came
         self._parts.append(part)
         call = self._call(part["functionCall"]) if "functionCall" in part else ()
         yield ProviderItem(part)
         yield from call
 
     def _call(self, call: Any) -> tuple[Delta, ...]:
-        """A ``functionCall``: its tool name mapped back, a synthetic id when it has none or
-        one seen before in the turn (``<responseId>-<turn>-<index>``)."""
+        """A ``functionCall``: its tool's name, a synthetic id for a missing or repeated one."""
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             raise UnusableResponseError("a functionCall part lacks its name")
         if self._prefix is None:
@@ -234,8 +215,7 @@ class Reading:
             finish, refusal = "content_filter", str(self._blocked)
         if refusal is not None:
             yield RefusalPiece(refusal)
-        usage = Usage() if self._usage is None else self._usage
-        yield TurnEnd(usage, finish, self._response_id, response_model=self._response_model)
+        yield TurnEnd(self._usage, finish, self._response_id, response_model=self._response_model)
 
     def _unfinished(self) -> str | None:
         """What is wrong with an answer without a finish reason; None for a blocked prompt."""
@@ -246,11 +226,3 @@ class Reading:
         if not self._whole and (self._blocked is None or self._count):
             return "the stream ended without a finish reason; the answer is incomplete"
         return None
-
-
-def _stream_error(error: Any) -> StreamFailedError:
-    fields = error if isinstance(error, dict) else {}
-    code = fields.get("code")
-    status = code if isinstance(code, int) and not isinstance(code, bool) else None
-    detail = error_detail(fields.get("status"), fields.get("message"), error)
-    return StreamFailedError(detail, status=status)

@@ -1,12 +1,5 @@
-"""``generateContent`` requests: a ``ModelRequest`` to the REST API's camelCase body.
-
-Every request resends the whole transcript as ``contents``; a model turn goes back as the parts
-the model sent (``provider_items``), unchanged, so each ``functionCall``'s ``id`` and
-``thoughtSignature`` return exactly as received. Calls without an ``id`` are paired with their
-``functionResponse`` by order and name, and a ``functionResponse`` carries an ``id`` only when
-the model's call did. Attachments go out as parts (:mod:`._attachments`): a user message's
-before its text, a tool result's as the ``functionResponse``'s own ``parts``.
-"""
+"""``generateContent`` requests: a ``ModelRequest`` to the REST API's camelCase body, the whole
+transcript each time (``specs/adapters/google.md``, "Concept mapping")."""
 
 from __future__ import annotations
 
@@ -54,9 +47,8 @@ _PART_KEYS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
-    """A request body, and what reading its answer needs: the tool name each declared function
-    name stands for (only where they differ), the turn number (for synthetic call ids), and
-    whether hosted tools were declared (their codecs then read the candidate)."""
+    """A request body, and what reading its answer needs: the tool name of each declared name
+    that differs, the turn (for synthetic call ids), whether hosted tools were declared."""
 
     body: dict[str, Any]
     names: Mapping[str, str]
@@ -67,27 +59,25 @@ class PreparedRequest:
 def build_body(
     model: ProviderModel, request: ModelRequest, settings: RequestSettings
 ) -> PreparedRequest:
-    """The ``generateContent`` body of ``request``. The hosted tools' request extras (none of the
-    shipped codecs asks for any) go in after the adapter's own fields, before ``extra_body``."""
+    """The body of ``request``; hosted tools' extras go after our fields, before ``extra_body``."""
     hosted = model.hosted_request(request)
     resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     functions = resolved.tool_sets.of(request.tools, _functions, resolved.declaration)
-    declarations, names, declared = functions.declarations, functions.names, functions.declared
-    contents = _contents(model, resolved.wire_forms, request.messages, declared)
+    contents = _contents(model, resolved.wire_forms, request.messages, functions.declared)
     body: dict[str, Any] = {"contents": contents}
     if request.instructions is not None:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     tools: list[Mapping[str, Any]] = list(hosted.declarations)
-    if declarations:
-        tools.append({"functionDeclarations": [*declarations]})
+    if functions.declarations:
+        tools.append({"functionDeclarations": [*functions.declarations]})
     if tools:
         body["tools"] = tools
         config = {
-            "functionCallingConfig": _function_calling_config(request, declared),
+            "functionCallingConfig": _function_calling_config(request, functions.declared),
             "includeServerSideToolInvocations": bool(hosted.declarations) or None,
         }
         tool_config = {key: value for key, value in config.items() if value is not None}
-        if declarations and tool_config:
+        if functions.declarations and tool_config:
             body["toolConfig"] = tool_config
     generation: dict[str, Any] = {}
     if request.output_schema is not None:
@@ -98,14 +88,13 @@ def build_body(
         body["generationConfig"] = generation
     hosted.merge_into(body, built=_BUILT_FIELDS)
     merge_extra_body(body, settings.extra_body)
-    return PreparedRequest(body, names, request.turn, hosted=bool(hosted.declarations))
+    return PreparedRequest(body, functions.names, request.turn, hosted=bool(hosted.declarations))
 
 
 @dataclass(frozen=True, slots=True)
 class _Functions:
-    """A request's function declarations, and where a declared name differs from its tool's,
-    the tool name of each declared one (``names``) and the other way (``declared``). The same
-    for every request sending these tools, so kept per tool set: read-only."""
+    """A tool set's declarations, and the names that differ both ways (``names``: declared to
+    tool; ``declared``: tool to declared). Kept per tool set, so read-only."""
 
     declarations: tuple[Mapping[str, Any], ...]
     names: Mapping[str, str]
@@ -127,9 +116,8 @@ def _functions(
 def _function_calling_config(
     request: ModelRequest, declared: Mapping[str, str]
 ) -> dict[str, Any] | None:
-    """``toolConfig.functionCallingConfig``: a keyword's mode, ``ANY`` limited to one function
-    for a tool name, or the caller's mapping as it is. Gemini cannot turn parallel calls off,
-    so ``parallel_tool_calls`` has no wire form here."""
+    """``toolConfig.functionCallingConfig``; ``parallel_tool_calls`` has none: Gemini cannot
+    turn parallel calls off."""
     wire = wire_tool_choice(
         request.tool_choice,
         lambda name: {"mode": "ANY", "allowedFunctionNames": [declared.get(name, wire_name(name))]},
@@ -141,11 +129,8 @@ def _function_calling_config(
 def _contents(
     model: ProviderModel, forms: WireForms, messages: Sequence[Any], declared: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    """The transcript as ``contents``. Each message's content (or a tool result's part) is built
-    once for the message's lifetime (the model's wire forms), under what else it depends on: a
-    model turn rebuilt from another provider's names its functions as the request declares
-    them, and a result names the call of the turn before it. Only the content of several
-    results of one turn is built here."""
+    """The transcript as ``contents``: each message's form built once (``forms``), keyed by what
+    else it depends on; only the content joining several results is built per request."""
     contents: list[dict[str, Any]] = []
     pairing: Mapping[str, tuple[str | None, str]] = {}  # the last model turn's calls
     results: list[_Result] = []  # the current turn's results, until another message
@@ -171,40 +156,34 @@ def _contents(
 
 @dataclass(frozen=True, slots=True)
 class _ModelTurn:
-    """A model turn's content (``None``: no parts), and for each call id the ``(wire id or
-    None, wire name)`` its result answers."""
+    """A model turn's content (``None``: no parts), and each call id's ``(wire id, wire name)``."""
 
     content: dict[str, Any] | None
     pairing: Mapping[str, tuple[str | None, str]]
 
 
 _Result: TypeAlias = RunForm[dict[str, Any], dict[str, Any]]
-"""A tool result's ``functionResponse`` part, and its content when it is its turn's only
-result."""
+"""A ``functionResponse`` part, and its content when it is its turn's only result."""
 
 
 def _content(role: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """A ``Content`` of ``parts``: the entry of a run of results, their parts together."""
     return {"role": role, "parts": parts}
 
 
 def _user_content(message: UserMessage) -> dict[str, Any]:
-    """A user turn: its attachments, then its text (the order Google advises for media with a
-    prompt). Beside attachments an empty text is left out: the API refuses empty text."""
+    """A user turn: its attachments, then its text (the order Google advises)."""
     parts = [attachment_part(attachment) for attachment in message.attachments]
-    if message.text or not parts:
+    if message.text or not parts:  # the API refuses an empty text beside attachments
         parts.append({"text": message.text})
     return {"role": "user", "parts": parts}
 
 
 FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator"
-"""The thought signature Google documents for a function call Gemini did not make: sent on the
-first call of a model turn rebuilt from another provider's (or a caller's) transcript."""
+"""The thought signature Google documents for calls Gemini did not make (a rebuilt turn's)."""
 
 
 def _model_turn(message: AssistantMessage, declared: Mapping[str, str]) -> _ModelTurn:
-    """The model turn's parts (its own, or built from its text and calls when it was recorded
-    elsewhere), and for each call id the ``(wire id or None, wire name)`` its result answers."""
+    """The model turn: Gemini's own parts, or rebuilt from its text and calls."""
     items = message.provider_items
     parts: list[Any] = [i for i in items if "type" not in i and not _PART_KEYS.isdisjoint(i)]
     calls = [part["functionCall"] for part in parts if isinstance(part.get("functionCall"), dict)]
@@ -214,9 +193,8 @@ def _model_turn(message: AssistantMessage, declared: Mapping[str, str]) -> _Mode
             for call, wire in zip(message.tool_calls, calls, strict=True)
         }
         return _ModelTurn({"role": "model", "parts": parts}, pairing)
-    # Not Gemini's own parts: rebuild the turn; no call id goes on the wire (pair by order).
-    # Gemini 3 refuses a turn whose first call has no thought signature; for calls it did not
-    # make (another provider's, a caller's history) Google documents this stand-in.
+    # Rebuilt: no call id on the wire (results pair by order). Gemini 3 refuses a turn whose
+    # first call has no thought signature: the first gets Google's stand-in.
     parts = [{"text": message.text}] if message.text else []
     pairing = {}
     for call in message.tool_calls:
@@ -235,8 +213,7 @@ def _result(
     pairing: Mapping[str, tuple[str | None, str]],
     declared: Mapping[str, str],
 ) -> _Result:
-    """A tool result's ``functionResponse``, naming the call it answers as the model named it
-    (its ``id`` only when the model sent one)."""
+    """A ``functionResponse`` naming the call it answers as the model did (``id`` only if sent)."""
     call_id, name = pairing.get(message.call_id, (None, declared.get(message.name, "")))
     response = model.tool_result(message)
     if not isinstance(response, Mapping):

@@ -1,13 +1,5 @@
-"""Gemini's JSON-Schema dialect (``parametersJsonSchema``, ``responseJsonSchema``) as data for
-core's rule kit (``specs/PLUGINS.md``, "Tool schemas").
-
-The API documents a subset: ``SUPPORTED_KEYWORDS``, the ``$``-keywords, a ``$ref`` beside
-``$``-keywords only. The rest is rewritten so its meaning survives (``const`` as ``enum``, a
-one-schema ``allOf`` as ``anyOf``, a ``$ref`` with siblings wrapped in ``anyOf``, exclusive bounds
-as inclusive ones, constraints and other enums stated in ``description``) or dropped and named in
-the note: the table is in ``specs/adapters/google.md``. Nothing is lost for the tool: the executor
-validates the model's arguments against the tool's own schema. No SDK import.
-"""
+"""Gemini's JSON-Schema dialect as data for core's rule kit (``specs/PLUGINS.md``, "Tool
+schemas"); the rules: ``specs/adapters/google.md``, "Gemini's JSON-Schema dialect"."""
 
 from __future__ import annotations
 

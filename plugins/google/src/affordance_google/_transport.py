@@ -1,13 +1,5 @@
-"""Gemini through ``google-genai``'s own HTTP layer: one attempt at a time, the failures it
-raises, and the client built from the environment.
-
-Requests go through the SDK's ``BaseApiClient`` (``client._api_client``: auth, base URL,
-headers, API version, timeouts) with the body in its wire form, skipping the typed layer's
-pydantic round trips; the private methods used are unchanged from the SDK floor to the latest,
-and the matrix runs both. Retries are core's (:class:`RetryingTransport`, :class:`SdkFailures`),
-one SDK attempt each; this module says what an ``APIError`` means. ``specs/adapters/google.md``
-("Getting plain dicts cheaply", "Errors and retries") has the reasons and the measurements.
-"""
+"""One attempt through ``google-genai``'s own HTTP layer, what an ``APIError`` means, the client
+from the environment (``specs/adapters/google.md``, from "Getting plain dicts cheaply" on)."""
 
 from __future__ import annotations
 
@@ -44,27 +36,22 @@ class _Route:
         resource = _transformers.t_model(api, model)
         self.path = f"{resource}:generateContent"
         self.stream_path = f"{resource}:streamGenerateContent?alt=sse"
-        # One attempt per SDK call: the adapter's retry budget is the only one. The API
-        # version applies to the Developer API (Vertex AI has its own versions). Options the
-        # client already has are not passed again: the SDK merges per-request options into
-        # the client's on every request, which costs more than the rest of sending it.
+        # One attempt per call (the adapter's budget is the only one), the API version on the
+        # Developer API only; not resent when the client has them: the SDK merges per-request
+        # options on every request, which costs more than the rest of sending it.
         own = api._http_options
         version = None if api.vertexai else api_version
         same_version = version is None or getattr(own, "api_version", None) == version
         no_retries = getattr(own, "retry_options", None) is None  # the SDK's default: 1 attempt
-        self.options: types.HttpOptions | None = (
-            None
-            if same_version and no_retries
-            else types.HttpOptions(
-                api_version=version, retry_options=types.HttpRetryOptions(attempts=1)
-            )
-        )
+        self.options: types.HttpOptions | None = None
+        if not (same_version and no_retries):
+            retries = types.HttpRetryOptions(attempts=1)
+            self.options = types.HttpOptions(api_version=version, retry_options=retries)
 
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """One attempt through the SDK's own HTTP layer (the :class:`RetryingTransport`'s
-    ``Exchange``), on the route of the client's api client."""
+    """One attempt through the SDK's HTTP layer: the :class:`RetryingTransport`'s ``Exchange``."""
 
     model: str
     api_version: str | None
@@ -77,21 +64,19 @@ class Exchange:
         route = self._routes.get(api) or self._routes.put(
             api, _Route(api, self.model, self.api_version)
         )
-        # The SDK merges a client-level ``extra_body`` into the body in place: it gets a copy
-        # then (our declarations are shared between requests).
+        # The SDK merges a client's ``extra_body`` into the body in place: then it gets a deep
+        # copy (our declarations are shared between requests).
         client_options = api._http_options
-        extra = getattr(client_options, "extra_body", None)
-        sent = copy.deepcopy(body) if extra else dict(body)
+        sent = copy.deepcopy(body) if getattr(client_options, "extra_body", None) else dict(body)
         options = route.options
         remaining = request.timeout()
         if remaining is not None:  # the deadline bounds the HTTP timeout (milliseconds)
             own = client_options.timeout  # the client's own, never lengthened
             timeout = max(1, int(bounded_timeout(own / 1000 if own else None, remaining) * 1000))
-            options = (
-                types.HttpOptions(timeout=timeout)
-                if options is None
-                else options.model_copy(update={"timeout": timeout})
-            )
+            if options is None:
+                options = types.HttpOptions(timeout=timeout)
+            else:
+                options = options.model_copy(update={"timeout": timeout})
         asynchronous = isinstance(client, AsyncClient)
         if not stream:
             send = api.async_request if asynchronous else api.request
@@ -116,12 +101,10 @@ TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """Statuses worth another attempt: the ones ``google-genai``'s own retry options use."""
 
 REQUEST_ID_HEADERS = ("x-request-id", "x-goog-request-id")
-"""Where a response may carry a request id (Google rarely sends one)."""
 
 
 def api_failure(error: Exception) -> HttpFailure | None:
-    """What an ``APIError`` says: its code, ``status`` and message, the response's headers and
-    text (else the parsed details), and the ``RetryInfo`` wait."""
+    """An ``APIError`` as an ``HttpFailure``, its text the body (else the parsed details)."""
     if not isinstance(error, errors.APIError):
         return None
     text = getattr(error.response, "text", None)
@@ -148,13 +131,11 @@ def _retry_info_delay(details: Any) -> float | None:
 
 
 FAILURES = SdkFailures("google", api_failure, TRANSIENT_STATUSES, REQUEST_ID_HEADERS)
-"""What is transient (the adapter's retry budget takes it), and what is left of a failure."""
 
 
 def client_from_environment() -> genai.Client:
-    """A ``genai.Client()`` from the environment. A Developer API without a key is refused
-    first: ``genai.Client()`` would raise too, but older SDKs then also report an error from
-    the half-built client's ``__del__``."""
+    """A ``genai.Client()`` from the environment. A missing Developer API key is refused first:
+    older SDKs would also report an error from the half-built client's ``__del__``."""
     require_api_key(
         API_KEY_VARIABLES,
         switches=("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"),

@@ -1,10 +1,5 @@
-"""``GoogleAdapter``: evaluates prompts with Gemini, on the Gemini Developer API or Vertex AI.
-
-The adapter is the runner users call; its model, ``GoogleModel``, is the wire format:
-:mod:`._request` (the ``generateContent`` body) and :mod:`._reply` (a plain or streamed answer
-read into the core's turn); requests go through the SDK's own HTTP layer, one attempt at a
-time, retried by the adapter (:mod:`._transport`).
-"""
+"""``GoogleAdapter``: evaluates prompts with Gemini, on the Developer API or Vertex AI; its model,
+``GoogleModel``, is the wire format (:mod:`._request`, :mod:`._reply`, :mod:`._transport`)."""
 
 from __future__ import annotations
 
@@ -39,12 +34,10 @@ from affordance_google.serializers import (
 __all__ = ["GoogleAdapter", "GoogleModel"]
 
 DEFAULT_API_VERSION = "v1beta"
-"""The Developer API version the adapter calls unless told otherwise (``api_version=``)."""
 
 
 class GoogleModel(WireModel[PreparedRequest]):
-    """Gemini's ``generateContent`` wire format, sent through ``google-genai``'s HTTP layer: the
-    model a :class:`GoogleAdapter` holds (its ``connection``)."""
+    """Gemini's ``generateContent`` wire format: the model a :class:`GoogleAdapter` holds."""
 
     name: ClassVar[str] = "google"
     default_serializers: ClassVar[SerializerFactories] = {
@@ -53,8 +46,6 @@ class GoogleModel(WireModel[PreparedRequest]):
         "output": GoogleOutputSerializer,
     }
     attachment_support: ClassVar[AttachmentSupport] = GEMINI_ATTACHMENTS
-    """PNG, JPEG, WebP, PDF and plain text, in user messages and tool results, by bytes or URL
-    (tool results as ``functionResponse.parts``, which Gemini 3 models read)."""
 
     def tool_declarations(self, tools: Sequence[Tool[Any, Any]]) -> list[dict[str, Any]]:
         """The ``tools`` entry the functions go out as: one ``functionDeclarations`` tool."""
@@ -62,16 +53,14 @@ class GoogleModel(WireModel[PreparedRequest]):
         return [{"functionDeclarations": declarations}] if declarations else []
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
-        """The body of ``request``: the same plain and streamed (the stream has its own path)."""
+        """The body of ``request``: the same plain and streamed (a stream has its own path)."""
         return build_body(self, request, self.settings)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return Reading(prepared)
 
     def endpoint(self, *, asynchronous: bool) -> str | None:
-        """The base URL the client's api client sends to (``_http_options.base_url``, which the
-        SDK always sets: the ``base_url`` it was given, else the Developer API's or the Vertex AI
-        region's); a ``google-genai`` client has no ``base_url`` of its own."""
+        """The base URL the SDK set on the client's api client (the client has none of its own)."""
         client = self.clients.async_client() if asynchronous else self.clients.sync_client()
         return client._api_client._http_options.base_url or None
 
@@ -79,22 +68,20 @@ class GoogleModel(WireModel[PreparedRequest]):
 class GoogleAdapter(ProviderAdapter[GoogleModel]):
     """Gemini through the official ``google-genai`` SDK.
 
-    ``client`` is a ready ``google.genai.Client`` (its ``.aio`` serves ``aevaluate`` and
-    ``astream``) or a ``google.genai.client.AsyncClient``; ``async_client`` adds the async kind
-    explicitly. Callers control keys, base URL, Vertex AI project and location, proxies and
-    timeouts through it. With no client at all, one ``genai.Client()`` is built from the
-    environment on first use (``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``, or
-    ``GOOGLE_GENAI_USE_VERTEXAI`` with ``GOOGLE_CLOUD_PROJECT`` and ``GOOGLE_CLOUD_LOCATION``);
-    ``close()`` / ``aclose()`` (or ``with`` / ``async with``) close it, and the clients you pass
-    with ``close_clients=True``.
+    ``model`` is the model id. ``client`` is a ``google.genai.Client`` (its ``.aio`` serves
+    ``aevaluate`` and ``astream``) or a ``google.genai.client.AsyncClient``; ``async_client``
+    adds the async kind. Keys, base URL, Vertex AI project and location, proxies and timeouts
+    are set on the client. With none, a ``genai.Client()`` is built from the environment on
+    first use (``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``, or ``GOOGLE_GENAI_USE_VERTEXAI`` with
+    ``GOOGLE_CLOUD_PROJECT`` and ``GOOGLE_CLOUD_LOCATION``). ``close()`` / ``aclose()`` (or
+    ``with`` / ``async with``) close it, and given clients with ``close_clients=True``.
 
-    ``api_version`` is the Developer API version called (``v1beta`` by default, where function
-    calling, JSON-Schema declarations and thought signatures live; ``None`` keeps the client's
-    own, ``v1`` on google-genai 3.x). ``retry`` is the retry budget for transient failures (429
-    honouring ``Retry-After``, 408, 500, 502, 503, 504, timeouts, refused or reset connections);
-    ``clock`` is what its waits sleep on (the executor's by default). ``extra_body`` is merged
-    last into every body, object values key by key
-    (``{"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}``). The other options
+    ``api_version``: the Developer API version, ``v1beta`` by default (where function calling,
+    JSON-Schema declarations and thought signatures live); ``None`` keeps the client's own.
+    ``max_output_tokens``, ``temperature``: ``generationConfig`` fields. ``extra_body``: merged
+    last into every body, object values key by key. ``retry``: the budget for transient failures
+    (429 honouring ``Retry-After``, 408, 500, 502, 503, 504, timeouts, refused or reset
+    connections), waiting on ``clock`` (the executor's by default). Other options
     (``max_turns``, ``codecs``...) are :class:`~affordance.adapters.ProviderAdapter`'s.
     """
 

@@ -1,9 +1,5 @@
-"""The entry point of ``affordance-google``: declares the provider and its serializers by dotted
-path only.
-
-This module imports ``affordance`` and nothing else, so discovering the plugin never imports
-the ``google-genai`` SDK; the registry imports the adapter and the serializers on first use.
-"""
+"""The entry point of ``affordance-google``: the provider and its serializers by dotted path, so
+discovering the plugin never imports the ``google-genai`` SDK (this module imports only core)."""
 
 from __future__ import annotations
 
@@ -17,9 +13,7 @@ __all__ = [
 ]
 
 GOOGLE_SDK_REQUIREMENT = "google-genai>=1.39,<4"
-"""1.39.0 is the first ``google-genai`` release with all the plugin uses (``Client.close()`` /
-``AsyncClient.aclose()``; ``parameters_json_schema`` and ``response_json_schema`` since 1.22);
-4.x is an untested major."""
+"""Why this range: ``specs/adapters/google.md``, "SDK range and matrix"."""
 
 API_KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 """Where ``genai.Client()`` reads a Developer API key."""

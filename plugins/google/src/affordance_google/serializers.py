@@ -1,17 +1,5 @@
-"""Google's serializers, one per role of the provider contract (registered at priority 0).
-
-- ``tool``: a ``functionDeclarations`` entry ``{name, description, parametersJsonSchema}``, the
-  schema in Gemini's JSON-Schema dialect (:mod:`._schema`); the adapter gathers the entries
-  into one ``{"functionDeclarations": [...]}`` tool.
-- ``tool_result``: the ``response`` object of a ``functionResponse`` part — ``{"output": text}``
-  for a success, ``{"error": text}`` for a failure, the convention the API documents for the
-  model to tell them apart. The adapter adds ``name`` and, when the model sent one, ``id``.
-- ``output``: the ``generationConfig`` fields of structured output, ``{"responseMimeType":
-  "application/json", "responseJsonSchema": schema}``.
-
-Keys are the REST API's camelCase: the adapter hands the body to the SDK as it is. Pure dict
-transforms: importing this module imports no SDK.
-"""
+"""Google's serializers, one per role (registered at priority 0): dict transforms to the REST
+API's camelCase, importing no SDK (``specs/adapters/google.md``, "Concept mapping")."""
 
 from __future__ import annotations
 
@@ -36,12 +24,7 @@ def wire_name(name: str) -> str:
 
 
 class GoogleToolSerializer:
-    """Role ``tool``: a function declaration with a plain JSON Schema (Gemini's subset).
-
-    Gemini names start with a letter or ``_``; a tool name starting with a digit or ``-``
-    (allowed by affordance) is declared with a leading ``_``, and the adapter maps the model's
-    calls back to the tool's own name.
-    """
+    """Role ``tool``: a function declaration, named by :func:`wire_name`, in Gemini's dialect."""
 
     def declare(self, tool: Tool[Any, Any]) -> ToolDeclaration:
         converted = convert_schema(tool.parameters_schema(), GEMINI)
