@@ -20,7 +20,6 @@ from affordance.adapters import (
     Message,
     ModelRequest,
     PreparedRequest,
-    RequestSettings,
     ResentTurn,
     RunForm,
     StrictBudget,
@@ -36,7 +35,7 @@ from affordance.adapters import (
 from affordance_anthropic._attachments import user_blocks, with_attachments
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel, ToolDeclaration
+    from affordance.adapters import ProviderModel, ToolDeclaration, WireModel
     from affordance.tools import Tool
 
 __all__ = ["STRICT_BUDGET", "build_body", "continued_blocks"]
@@ -88,13 +87,11 @@ STRICT_BUDGET = StrictBudget(tools=20, optional=24, unions=16, schema_field="inp
 declaration that would overspend it is sent without ``strict`` rather than refused."""
 
 
-def build_body(
-    model: ProviderModel, request: ModelRequest, settings: RequestSettings
-) -> PreparedRequest:
+def build_body(model: WireModel[Any], request: ModelRequest) -> PreparedRequest:
     """The Messages body of ``request``. The hosted tools' request extras (the MCP connector's
     ``mcp_servers``) go in after the adapter's own fields, before ``extra_body``; the headers
     they ask for (its ``anthropic-beta``) are sent with it."""
-    hosted = model.hosted_request(request)
+    settings, hosted = model.settings, model.hosted_request(request)
     resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     body: dict[str, Any] = {
         "model": settings.model,

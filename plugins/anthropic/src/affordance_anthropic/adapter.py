@@ -65,7 +65,7 @@ class AnthropicModel(WireModel[PreparedRequest]):
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The request body for ``request``, and what reading its answer needs."""
-        prepared = build_body(self, request, self.settings)
+        prepared = build_body(self, request)
         if stream:
             prepared.body["stream"] = True
         return prepared

@@ -45,7 +45,7 @@ FILTER_REASONS = {
 
 _FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length"}
 
-usage_of = UsageFields(
+_usage_of = UsageFields(
     input=("promptTokenCount", "toolUsePromptTokenCount"),
     output=("candidatesTokenCount", "thoughtsTokenCount"),
     cached=("cachedContentTokenCount",),
@@ -53,9 +53,9 @@ usage_of = UsageFields(
 ).read
 
 
-def finish_of(reason: Any, has_calls: bool, message: Any) -> tuple[str, str | None]:
+def _finish_of(reason: Any, has_calls: bool, message: Any) -> tuple[str, str | None]:
     """The normalized finish reason and, for a filtered answer, the refusal text."""
-    reason = str(reason) if reason is not None else "STOP"
+    reason = str(reason)
     why = FILTER_REASONS.get(reason)
     if why is not None:
         return "content_filter", _refusal(f"Gemini stopped its answer ({reason}): {why}", message)
@@ -64,7 +64,7 @@ def finish_of(reason: Any, has_calls: bool, message: Any) -> tuple[str, str | No
     return _FINISH_REASONS.get(reason, reason.lower()), None
 
 
-def blocked(feedback: Any) -> str | None:
+def _blocked_prompt(feedback: Any) -> str | None:
     """The refusal text of a blocked prompt, or None if the prompt was not blocked."""
     if not isinstance(feedback, dict) or not feedback.get("blockReason"):
         return None
@@ -131,9 +131,9 @@ class Reading:
         if self._response_model is None:
             self._response_model = string_or_none(chunk.get("modelVersion")) or None
         if "usageMetadata" in chunk:
-            self._usage = usage_of(chunk["usageMetadata"])
+            self._usage = _usage_of(chunk["usageMetadata"])
         if self._blocked is None:
-            self._blocked = blocked(chunk.get("promptFeedback"))
+            self._blocked = _blocked_prompt(chunk.get("promptFeedback"))
         if not candidates:
             return
         candidate = expect(candidates[0], dict, "a candidate is {type}, not an object")
@@ -207,7 +207,7 @@ class Reading:
                     candidate["groundingMetadata"] = self._grounding
                 yield ProviderItem(candidate, echo=False, hosted=True)
             reason, message = final["finishReason"], final.get("finishMessage")
-            finish, refusal = finish_of(reason, self._count > 0, message)
+            finish, refusal = _finish_of(reason, self._count > 0, message)
         else:  # a blocked prompt, or an answer cut short
             problem = self._unfinished()
             if problem is not None:

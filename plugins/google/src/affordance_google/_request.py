@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
-    RequestSettings,
     RunForm,
     ToolResultMessage,
     UserMessage,
@@ -24,7 +23,7 @@ from affordance_google._attachments import attachment_part
 from affordance_google.serializers import wire_name
 
 if TYPE_CHECKING:
-    from affordance.adapters import ProviderModel, ToolDeclaration, WireForms
+    from affordance.adapters import ProviderModel, ToolDeclaration, WireForms, WireModel
     from affordance.tools import Tool
 
 __all__ = ["PreparedRequest", "build_body"]
@@ -56,11 +55,9 @@ class PreparedRequest:
     hosted: bool = False
 
 
-def build_body(
-    model: ProviderModel, request: ModelRequest, settings: RequestSettings
-) -> PreparedRequest:
+def build_body(model: WireModel[Any], request: ModelRequest) -> PreparedRequest:
     """The body of ``request``; hosted tools' extras go after our fields, before ``extra_body``."""
-    hosted = model.hosted_request(request)
+    settings, hosted = model.settings, model.hosted_request(request)
     resolved = model.resolution()  # the registry's snapshot, looked up once for the body
     functions = resolved.tool_sets.of(request.tools, _functions, resolved.declaration)
     contents = _contents(model, resolved.wire_forms, request.messages, functions.declared)

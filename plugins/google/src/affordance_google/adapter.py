@@ -54,7 +54,7 @@ class GoogleModel(WireModel[PreparedRequest]):
 
     def prepare(self, request: ModelRequest, *, stream: bool = False) -> PreparedRequest:
         """The body of ``request``: the same plain and streamed (a stream has its own path)."""
-        return build_body(self, request, self.settings)
+        return build_body(self, request)
 
     def translator(self, prepared: PreparedRequest) -> Translate:
         return Reading(prepared)
