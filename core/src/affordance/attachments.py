@@ -7,17 +7,19 @@ tool's result — ``ToolResult.ok(value, attachments=(Image(data=png),))`` — a
 serializers put them in the provider's shapes (``specs/ATTACHMENTS.md`` has the table). A
 provider that cannot carry an attachment where it is refuses the request before it is sent.
 
-Only the standard library is imported here: ``import affordance`` stays cheap.
+Only the standard library is imported here, and ``base64`` and ``pathlib`` only when used:
+``import affordance`` stays cheap.
 """
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from affordance.errors import AttachmentError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DEFAULT_MAX_ATTACHMENT_BYTES",
@@ -131,7 +133,9 @@ class _Carried:
         """Its bytes in base64 (what the providers' wire formats carry)."""
         if self.data is None:
             raise AttachmentError("an attachment given by url has no bytes to encode")
-        return base64.b64encode(self.data).decode("ascii")
+        import binascii  # only when an attachment is encoded
+
+        return binascii.b2a_base64(self.data, newline=False).decode("ascii")
 
     def data_url(self) -> str:
         """``data:<media type>;base64,<bytes>``, or its ``url``."""
@@ -175,6 +179,8 @@ class Document(_Carried):
     @classmethod
     def from_file(cls, path: str | Path, media_type: str | None = None) -> Document:
         """The document in file ``path``, named after it."""
+        from pathlib import Path  # only when a file is read
+
         data, media_type = _read(path, media_type)
         return cls(data=data, media_type=media_type, name=Path(path).name)
 
@@ -191,6 +197,8 @@ Attachment: TypeAlias = Image | Document
 
 
 def _read(path: str | Path, media_type: str | None) -> tuple[bytes, str | None]:
+    from pathlib import Path  # only when a file is read
+
     file = Path(path)
     data = file.read_bytes()
     if media_type is None:
