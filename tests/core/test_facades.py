@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,58 @@ def test_each_name_a_plugin_takes_from_core_is_in_a_facades_all() -> None:
         if module in FACADES and name not in importlib.import_module(module).__all__
     )
     assert not unlisted, "names the facades do not list:\n" + "\n".join(unlisted)
+
+
+CORE = ROOT / "core" / "src"
+LAZY_FACADES = sorted(
+    path.parent.relative_to(CORE).as_posix().replace("/", ".")
+    for path in CORE.glob("affordance/**/__init__.pyi")
+)
+"""The packages whose ``__init__.py`` imports each name on first access (``_EXPORTS``) and
+whose ``__init__.pyi`` lists the same names as plain imports, for type checkers."""
+
+
+def _stub_of(package: str) -> tuple[dict[str, str], list[str]]:
+    """``({name: module}, __all__)`` as ``package``'s ``__init__.pyi`` writes them."""
+    tree = ast.parse((CORE / package.replace(".", "/") / "__init__.pyi").read_text("utf-8"))
+    imported: dict[str, str] = {}
+    public: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.update((alias.asname or alias.name, node.module) for alias in node.names)
+        elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__":
+            public = list(ast.literal_eval(node.value))
+    return imported, public
+
+
+def test_the_lazy_facades_are_found() -> None:
+    assert {"affordance.adapters", "affordance.runtime", "affordance.testing"} <= set(LAZY_FACADES)
+
+
+@pytest.mark.parametrize("package", LAZY_FACADES)
+def test_a_lazy_facade_resolves_what_its_stub_lists(package: str) -> None:
+    """The stub is what type checkers read, ``_EXPORTS`` what runs: the same names, each from
+    the same module, and ``__all__`` the same list."""
+    imported, public = _stub_of(package)
+    module = importlib.import_module(package)
+    assert imported == module._EXPORTS
+    assert module.__all__ == public
+    for name, source in imported.items():
+        assert getattr(module, name) is getattr(importlib.import_module(source), name), name
+
+
+EAGER_BELOW = {
+    # the events mark the types every session keeps when imported; events need the session
+    "affordance.runtime.record": {"events", "log_context", "session"},
+}
+"""The modules a lazy facade does load, each for a reason its ``__init__.py`` gives."""
+
+
+@pytest.mark.parametrize("package", LAZY_FACADES)
+def test_importing_a_lazy_facade_loads_nothing_below_it(package: str) -> None:
+    code = f"import sys, {package}\nprint('\\n'.join(sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    below = {m.removeprefix(package + ".") for m in loaded if m.startswith(package + ".")}
+    assert below == EAGER_BELOW.get(package, set())

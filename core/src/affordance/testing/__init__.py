@@ -5,23 +5,23 @@ fault matrix and the loopback fault server live in the ``affordance-testing`` di
 (``affordance_testing``), which builds on these and is never imported by core.
 """
 
-from affordance.testing.clock import FakeClock
-from affordance.testing.compare import comparable, comparable_calls
-from affordance.testing.network import NetworkBlockedError, block_network
-from affordance.testing.scripted import ScriptedAdapter, ScriptedModel, text, tool_call, tool_calls
-from affordance.testing.sweep import ToolSweepAdapter, sample_from_schema
+from affordance._lazy import lazy_exports
 
-__all__ = [
-    "FakeClock",
-    "NetworkBlockedError",
-    "ScriptedAdapter",
-    "ScriptedModel",
-    "ToolSweepAdapter",
-    "block_network",
-    "comparable",
-    "comparable_calls",
-    "sample_from_schema",
-    "text",
-    "tool_call",
-    "tool_calls",
-]
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "FakeClock": "affordance.testing.clock",
+    "NetworkBlockedError": "affordance.testing.network",
+    "ScriptedAdapter": "affordance.testing.scripted",
+    "ScriptedModel": "affordance.testing.scripted",
+    "ToolSweepAdapter": "affordance.testing.sweep",
+    "block_network": "affordance.testing.network",
+    "comparable": "affordance.testing.compare",
+    "comparable_calls": "affordance.testing.compare",
+    "sample_from_schema": "affordance.testing.sweep",
+    "text": "affordance.testing.scripted",
+    "tool_call": "affordance.testing.scripted",
+    "tool_calls": "affordance.testing.scripted",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -19,33 +19,28 @@ calls of a turn run, wait for confirmation or are skipped is the loop's.
 - ``audit``: :class:`ToolCallAudit`, every call's metadata-only record as a JSON line in a file.
 """
 
-from affordance.runtime.calls.audit import ToolCallAudit
-from affordance.runtime.calls.cache import ResultCache
-from affordance.runtime.calls.context import ToolContext, ToolHandler
-from affordance.runtime.calls.executor import MAX_ARGUMENTS_SIZE, ToolExecutor
-from affordance.runtime.calls.failures import ToolErrorInfo
-from affordance.runtime.calls.nested import NestedAnswers, NestedWaiting
-from affordance.runtime.calls.policy import AllowList, PolicyDecision, ToolPolicy
-from affordance.runtime.calls.prepared import CallOutcome, PreparedCall
-from affordance.runtime.calls.prompt_tool import PromptRequest, PromptTool
-from affordance.runtime.calls.runner import Runner
+from affordance._lazy import lazy_exports
 
-__all__ = [
-    "MAX_ARGUMENTS_SIZE",
-    "AllowList",
-    "CallOutcome",
-    "NestedAnswers",
-    "NestedWaiting",
-    "PolicyDecision",
-    "PreparedCall",
-    "PromptRequest",
-    "PromptTool",
-    "ResultCache",
-    "Runner",
-    "ToolCallAudit",
-    "ToolContext",
-    "ToolErrorInfo",
-    "ToolExecutor",
-    "ToolHandler",
-    "ToolPolicy",
-]
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "MAX_ARGUMENTS_SIZE": "affordance.runtime.calls.executor",
+    "AllowList": "affordance.runtime.calls.policy",
+    "CallOutcome": "affordance.runtime.calls.prepared",
+    "NestedAnswers": "affordance.runtime.calls.nested",
+    "NestedWaiting": "affordance.runtime.calls.nested",
+    "PolicyDecision": "affordance.runtime.calls.policy",
+    "PreparedCall": "affordance.runtime.calls.prepared",
+    "PromptRequest": "affordance.runtime.calls.prompt_tool",
+    "PromptTool": "affordance.runtime.calls.prompt_tool",
+    "ResultCache": "affordance.runtime.calls.cache",
+    "Runner": "affordance.runtime.calls.runner",
+    "ToolCallAudit": "affordance.runtime.calls.audit",
+    "ToolContext": "affordance.runtime.calls.context",
+    "ToolErrorInfo": "affordance.runtime.calls.failures",
+    "ToolExecutor": "affordance.runtime.calls.executor",
+    "ToolHandler": "affordance.runtime.calls.context",
+    "ToolPolicy": "affordance.runtime.calls.policy",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

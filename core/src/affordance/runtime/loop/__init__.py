@@ -33,27 +33,24 @@ The runtime's top room; it uses the other three and nothing uses it.
   runners' models when one fails.
 """
 
-from affordance.runtime.loop.actions import Action, Finished, RunCalls, SendRequest
-from affordance.runtime.loop.drivers import drive, drive_async
-from affordance.runtime.loop.evaluation import Evaluation
-from affordance.runtime.loop.evaluation_runner import EvaluationRunner
-from affordance.runtime.loop.evaluator import Evaluator
-from affordance.runtime.loop.fallback_adapter import FallbackAdapter
-from affordance.runtime.loop.request_events import RequestEvents
-from affordance.runtime.loop.streaming import stream_async, stream_sync
+from affordance._lazy import lazy_exports
 
-__all__ = [
-    "Action",
-    "Evaluation",
-    "EvaluationRunner",
-    "Evaluator",
-    "FallbackAdapter",
-    "Finished",
-    "RequestEvents",
-    "RunCalls",
-    "SendRequest",
-    "drive",
-    "drive_async",
-    "stream_async",
-    "stream_sync",
-]
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "Action": "affordance.runtime.loop.actions",
+    "Evaluation": "affordance.runtime.loop.evaluation",
+    "EvaluationRunner": "affordance.runtime.loop.evaluation_runner",
+    "Evaluator": "affordance.runtime.loop.evaluator",
+    "FallbackAdapter": "affordance.runtime.loop.fallback_adapter",
+    "Finished": "affordance.runtime.loop.actions",
+    "RequestEvents": "affordance.runtime.loop.request_events",
+    "RunCalls": "affordance.runtime.loop.actions",
+    "SendRequest": "affordance.runtime.loop.actions",
+    "drive": "affordance.runtime.loop.drivers",
+    "drive_async": "affordance.runtime.loop.drivers",
+    "stream_async": "affordance.runtime.loop.streaming",
+    "stream_sync": "affordance.runtime.loop.streaming",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

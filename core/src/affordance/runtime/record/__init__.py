@@ -20,117 +20,70 @@ Above the model room, below tool calls and the loop; it runs nothing itself.
 - ``log_context``: correlation fields for every record the library logs.
 """
 
-from affordance.runtime.record.bus import EventBus, PrivateEventBus
-from affordance.runtime.record.confirmation import (
-    Confirmation,
-    PendingConfirmation,
-    approve,
-    declined_result,
-    deny,
-    is_declined,
-)
-from affordance.runtime.record.conversation import ConversationHandle
-from affordance.runtime.record.events import (
-    ConfirmationRequested,
-    ConfirmationResolved,
-    EvaluationFailed,
-    EvaluationStarted,
-    ModelAnswered,
-    ModelRequestFailed,
-    ModelRequestSent,
-    ModelSwitched,
-    OutputRetried,
-    OverrideSkipped,
-    PromptExecuted,
-    PromptRendered,
-    ToolAttemptFailed,
-    ToolCallDenied,
-    ToolHandlerStarted,
-    ToolInvoked,
-)
-from affordance.runtime.record.log_context import log_context
-from affordance.runtime.record.response import PromptResponse, ToolCallResult
-from affordance.runtime.record.session import (
-    Reducer,
-    Session,
-    append,
-    replace_latest,
-    upsert_by,
-)
-from affordance.runtime.record.stream_events import (
-    ConfirmationRequired,
-    HostedToolActivity,
-    HostedToolResult,
-    RefusalDelta,
-    RunFinished,
-    RunStarted,
-    StreamEvent,
-    TextDelta,
-    ToolCallArgumentsDelta,
-    ToolCallFinished,
-    ToolCallStarted,
-    TurnFinished,
-)
-from affordance.runtime.record.streams import AsyncEventStream, EventStream
-from affordance.runtime.record.trace_context import (
-    TracePropagator,
-    joined_trace,
-    set_trace_propagator,
-    trace_carrier,
-)
-from affordance.runtime.record.usage_limit import UsageLimitExceeded
+from affordance._lazy import lazy_exports
 
-__all__ = [
-    "AsyncEventStream",
-    "Confirmation",
-    "ConfirmationRequested",
-    "ConfirmationRequired",
-    "ConfirmationResolved",
-    "ConversationHandle",
-    "EvaluationFailed",
-    "EvaluationStarted",
-    "EventBus",
-    "EventStream",
-    "HostedToolActivity",
-    "HostedToolResult",
-    "ModelAnswered",
-    "ModelRequestFailed",
-    "ModelRequestSent",
-    "ModelSwitched",
-    "OutputRetried",
-    "OverrideSkipped",
-    "PendingConfirmation",
-    "PrivateEventBus",
-    "PromptExecuted",
-    "PromptRendered",
-    "PromptResponse",
-    "Reducer",
-    "RefusalDelta",
-    "RunFinished",
-    "RunStarted",
-    "Session",
-    "StreamEvent",
-    "TextDelta",
-    "ToolAttemptFailed",
-    "ToolCallArgumentsDelta",
-    "ToolCallDenied",
-    "ToolCallFinished",
-    "ToolCallResult",
-    "ToolCallStarted",
-    "ToolHandlerStarted",
-    "ToolInvoked",
-    "TracePropagator",
-    "TurnFinished",
-    "UsageLimitExceeded",
-    "append",
-    "approve",
-    "declined_result",
-    "deny",
-    "is_declined",
-    "joined_trace",
-    "log_context",
-    "replace_latest",
-    "set_trace_propagator",
-    "trace_carrier",
-    "upsert_by",
-]
+# the events mark, when imported, the types every session keeps (``kept_by_default``): imported
+# with the room, so a session finds them marked however the room was entered
+from affordance.runtime.record import events as _events  # noqa: F401
+
+# also the name of a submodule, which importing it would bind here: so bound now, not on first use
+from affordance.runtime.record.log_context import log_context as log_context
+
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "AsyncEventStream": "affordance.runtime.record.streams",
+    "Confirmation": "affordance.runtime.record.confirmation",
+    "ConfirmationRequested": "affordance.runtime.record.events",
+    "ConfirmationRequired": "affordance.runtime.record.stream_events",
+    "ConfirmationResolved": "affordance.runtime.record.events",
+    "ConversationHandle": "affordance.runtime.record.conversation",
+    "EvaluationFailed": "affordance.runtime.record.events",
+    "EvaluationStarted": "affordance.runtime.record.events",
+    "EventBus": "affordance.runtime.record.bus",
+    "EventStream": "affordance.runtime.record.streams",
+    "HostedToolActivity": "affordance.runtime.record.stream_events",
+    "HostedToolResult": "affordance.runtime.record.stream_events",
+    "ModelAnswered": "affordance.runtime.record.events",
+    "ModelRequestFailed": "affordance.runtime.record.events",
+    "ModelRequestSent": "affordance.runtime.record.events",
+    "ModelSwitched": "affordance.runtime.record.events",
+    "OutputRetried": "affordance.runtime.record.events",
+    "OverrideSkipped": "affordance.runtime.record.events",
+    "PendingConfirmation": "affordance.runtime.record.confirmation",
+    "PrivateEventBus": "affordance.runtime.record.bus",
+    "PromptExecuted": "affordance.runtime.record.events",
+    "PromptRendered": "affordance.runtime.record.events",
+    "PromptResponse": "affordance.runtime.record.response",
+    "Reducer": "affordance.runtime.record.session",
+    "RefusalDelta": "affordance.runtime.record.stream_events",
+    "RunFinished": "affordance.runtime.record.stream_events",
+    "RunStarted": "affordance.runtime.record.stream_events",
+    "Session": "affordance.runtime.record.session",
+    "StreamEvent": "affordance.runtime.record.stream_events",
+    "TextDelta": "affordance.runtime.record.stream_events",
+    "ToolAttemptFailed": "affordance.runtime.record.events",
+    "ToolCallArgumentsDelta": "affordance.runtime.record.stream_events",
+    "ToolCallDenied": "affordance.runtime.record.events",
+    "ToolCallFinished": "affordance.runtime.record.stream_events",
+    "ToolCallResult": "affordance.runtime.record.response",
+    "ToolCallStarted": "affordance.runtime.record.stream_events",
+    "ToolHandlerStarted": "affordance.runtime.record.events",
+    "ToolInvoked": "affordance.runtime.record.events",
+    "TracePropagator": "affordance.runtime.record.trace_context",
+    "TurnFinished": "affordance.runtime.record.stream_events",
+    "UsageLimitExceeded": "affordance.runtime.record.usage_limit",
+    "append": "affordance.runtime.record.session",
+    "approve": "affordance.runtime.record.confirmation",
+    "declined_result": "affordance.runtime.record.confirmation",
+    "deny": "affordance.runtime.record.confirmation",
+    "is_declined": "affordance.runtime.record.confirmation",
+    "joined_trace": "affordance.runtime.record.trace_context",
+    "log_context": "affordance.runtime.record.log_context",
+    "replace_latest": "affordance.runtime.record.session",
+    "set_trace_propagator": "affordance.runtime.record.trace_context",
+    "trace_carrier": "affordance.runtime.record.trace_context",
+    "upsert_by": "affordance.runtime.record.session",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -1,0 +1,117 @@
+# The names of __init__.py, imported eagerly here for type checkers (the package imports
+# each on first access); tests/core/test_facades.py holds the two to agree.
+
+from affordance.runtime.record.bus import EventBus, PrivateEventBus
+from affordance.runtime.record.confirmation import (
+    Confirmation,
+    PendingConfirmation,
+    approve,
+    declined_result,
+    deny,
+    is_declined,
+)
+from affordance.runtime.record.conversation import ConversationHandle
+from affordance.runtime.record.events import (
+    ConfirmationRequested,
+    ConfirmationResolved,
+    EvaluationFailed,
+    EvaluationStarted,
+    ModelAnswered,
+    ModelRequestFailed,
+    ModelRequestSent,
+    ModelSwitched,
+    OutputRetried,
+    OverrideSkipped,
+    PromptExecuted,
+    PromptRendered,
+    ToolAttemptFailed,
+    ToolCallDenied,
+    ToolHandlerStarted,
+    ToolInvoked,
+)
+from affordance.runtime.record.log_context import log_context
+from affordance.runtime.record.response import PromptResponse, ToolCallResult
+from affordance.runtime.record.session import (
+    Reducer,
+    Session,
+    append,
+    replace_latest,
+    upsert_by,
+)
+from affordance.runtime.record.stream_events import (
+    ConfirmationRequired,
+    HostedToolActivity,
+    HostedToolResult,
+    RefusalDelta,
+    RunFinished,
+    RunStarted,
+    StreamEvent,
+    TextDelta,
+    ToolCallArgumentsDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+)
+from affordance.runtime.record.streams import AsyncEventStream, EventStream
+from affordance.runtime.record.trace_context import (
+    TracePropagator,
+    joined_trace,
+    set_trace_propagator,
+    trace_carrier,
+)
+from affordance.runtime.record.usage_limit import UsageLimitExceeded
+
+__all__ = [
+    "AsyncEventStream",
+    "Confirmation",
+    "ConfirmationRequested",
+    "ConfirmationRequired",
+    "ConfirmationResolved",
+    "ConversationHandle",
+    "EvaluationFailed",
+    "EvaluationStarted",
+    "EventBus",
+    "EventStream",
+    "HostedToolActivity",
+    "HostedToolResult",
+    "ModelAnswered",
+    "ModelRequestFailed",
+    "ModelRequestSent",
+    "ModelSwitched",
+    "OutputRetried",
+    "OverrideSkipped",
+    "PendingConfirmation",
+    "PrivateEventBus",
+    "PromptExecuted",
+    "PromptRendered",
+    "PromptResponse",
+    "Reducer",
+    "RefusalDelta",
+    "RunFinished",
+    "RunStarted",
+    "Session",
+    "StreamEvent",
+    "TextDelta",
+    "ToolAttemptFailed",
+    "ToolCallArgumentsDelta",
+    "ToolCallDenied",
+    "ToolCallFinished",
+    "ToolCallResult",
+    "ToolCallStarted",
+    "ToolHandlerStarted",
+    "ToolInvoked",
+    "TracePropagator",
+    "TurnFinished",
+    "UsageLimitExceeded",
+    "append",
+    "approve",
+    "declined_result",
+    "deny",
+    "is_declined",
+    "joined_trace",
+    "log_context",
+    "replace_latest",
+    "set_trace_propagator",
+    "trace_carrier",
+    "upsert_by",
+]
