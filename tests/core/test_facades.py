@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,7 +102,8 @@ def _stub_of(package: str) -> tuple[dict[str, str], list[str]]:
     imported: dict[str, str] = {}
     public: list[str] = []
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module != package:
+            # (a package's own submodules, attributes once imported, are not in its table)
             imported.update((alias.asname or alias.name, node.module) for alias in node.names)
         elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__":
             public = list(ast.literal_eval(node.value))
@@ -125,8 +127,11 @@ def test_a_lazy_facade_resolves_what_its_stub_lists(package: str) -> None:
 
 
 EAGER_BELOW = {
+    "affordance": {"_lazy", "_version"},  # the lazy attributes, and __version__
     # the events mark the types every session keeps when imported; events need the session
     "affordance.runtime.record": {"events", "log_context", "session"},
+    # `tool`, the decorator, is bound at import: `affordance.tools.tool` is a module's name too
+    "affordance.tools": {"_handler", "_naming", "decorator", "result", "retry", "tool"},
 }
 """The modules a lazy facade does load, each for a reason its ``__init__.py`` gives."""
 
@@ -139,3 +144,43 @@ def test_importing_a_lazy_facade_loads_nothing_below_it(package: str) -> None:
     ).stdout.split()
     below = {m.removeprefix(package + ".") for m in loaded if m.startswith(package + ".")}
     assert below == EAGER_BELOW.get(package, set())
+
+
+def _layers() -> list[set[str]]:
+    """The core's layers, top first, as the layers contract of ``pyproject.toml`` lists them
+    (read with a pattern: ``tomllib`` is not in Python 3.10)."""
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    for block in re.findall(r"^layers = \[\n(.*?)^\]", text, flags=re.M | re.S):
+        layers = re.findall(r'^\s*"([^"]+)",', block, flags=re.M)
+        if "affordance.cli" in layers:
+            return [{part.strip() for part in layer.split("|")} for layer in layers]
+    raise AssertionError("no layers contract for the core")
+
+
+SEEDS_REEXPORT = {("affordance.prompt", "ToolContext"), ("affordance.prompt", "ToolHandler")}
+"""The seeds take the runtime's ``ToolContext`` from ``affordance.prompt``, a layer below it."""
+
+
+@pytest.mark.parametrize("package", LAZY_FACADES)
+def test_a_lazy_facades_table_points_down_the_layers(package: str) -> None:
+    """lint-imports cannot see a name the table resolves: this holds the table to the layers
+    (``affordance`` itself, the front door, is above them all)."""
+    layers = _layers()
+
+    def rank(module: str) -> int:
+        for depth in range(module.count(".") + 1, 0, -1):
+            prefix = ".".join(module.split(".")[:depth])
+            for index, layer in enumerate(layers):
+                if prefix in layer:
+                    return index
+        raise AssertionError(f"{module} is in no layer")
+
+    table = importlib.import_module(package)._EXPORTS
+    upward = sorted(
+        f"{name} from {module}"
+        for name, module in table.items()
+        if package != "affordance"
+        and rank(module) < rank(package)
+        and (package, name) not in SEEDS_REEXPORT
+    )
+    assert not upward, f"{package} resolves names from a layer above it: {upward}"

@@ -13,9 +13,9 @@ Only the standard library is imported here, and ``base64`` and ``pathlib`` only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+from affordance._frozen import frozen
 from affordance.errors import AttachmentError
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class _Carried:
         return f"data:{self.media_type};base64,{self.base64()}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen(repr=False)
 class Image(_Carried):
     """An image: its bytes (``data``, with ``media_type`` read from them when left out) or a
     ``url`` the provider fetches. PNG, JPEG, GIF and WebP."""
@@ -163,7 +163,7 @@ class Image(_Carried):
         return cls(data=data, media_type=media_type)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen(repr=False)
 class Document(_Carried):
     """A document: its bytes (``data``) or a ``url``; PDF (``application/pdf``) or plain text
     (``text/plain``). ``name`` is the file name the model is told (see :attr:`filename`)."""

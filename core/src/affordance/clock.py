@@ -7,8 +7,9 @@ without waiting.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Protocol
+
+from affordance._frozen import frozen
 
 __all__ = ["SYSTEM_CLOCK", "Clock", "Deadline", "SystemClock"]
 
@@ -43,7 +44,7 @@ class SystemClock:
 SYSTEM_CLOCK = SystemClock()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Deadline:
     """An instant on a monotonic clock after which an evaluation must stop."""
 

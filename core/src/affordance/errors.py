@@ -8,8 +8,9 @@ failed tool results (see ``affordance.tools.executor``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from affordance._frozen import frozen
 
 __all__ = [
     "AffordanceError",
@@ -127,7 +128,7 @@ class OutputRejected(AffordanceError):  # noqa: N818 - raised by users, named fo
         super().__init__(reason)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OutputAttempt:
     """One final answer that was not accepted: its raw text and what was wrong with it."""
 

@@ -17,9 +17,10 @@ so a stream never ends in a raw transport exception, nor in a shorter answer.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeAlias, TypeVar
 
+from affordance._frozen import frozen
 from affordance._json import loads
 from affordance.adapters.sse import aclose_source
 from affordance.errors import PromptEvaluationError
@@ -168,7 +169,7 @@ _Reader: TypeAlias = "Callable[[dict[str, Any]], int]"
 """A reader of one count from a usage object (a ``dict``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UsageFields:
     """Where a provider's usage object keeps each count of :class:`Usage`: per count, the
     fields whose integers add up to it (``"details.cached_tokens"`` names one nested in an

@@ -15,10 +15,9 @@ the runs and asks for each one's entry.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 
 if TYPE_CHECKING:
     from affordance.adapters.resolution import WireForms
@@ -29,8 +28,7 @@ PieceT = TypeVar("PieceT")
 EntryT = TypeVar("EntryT")
 
 
-@fast_init  # built for each message sent
-@dataclass(frozen=True, slots=True)
+@frozen  # built for each message sent
 class RunForm(Generic[PieceT, EntryT]):
     """A message's form where consecutive messages of one ``kind`` (a role) share an entry: its
     ``pieces``, what it adds to a shared entry, and its ``entry`` when it stands alone. Shared

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from affordance._frozen import frozen
 from affordance.errors import RequestExtrasConflictError
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["HostedRequest", "codec_extras", "codec_headers", "join_header_values"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedRequest:
     """The hosted tools of one request as its provider declares them.
 

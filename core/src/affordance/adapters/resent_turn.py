@@ -13,15 +13,15 @@ are the plugin's; this rule is written once (:class:`ResentTurn`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.runtime.model.messages import AssistantMessage, ToolCall
 
 __all__ = ["ResentTurn"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResentTurn:
     """How one wire format resends an assistant turn.
 

@@ -23,9 +23,9 @@ import math
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
+from affordance._frozen import frozen
 from affordance.clock import Clock, Deadline
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RequestRetryPolicy:
     """How many times, and how patiently, a transient failure is retried."""
 
@@ -80,7 +80,7 @@ def transient_status(status: int) -> bool:
     return status in RETRIED_STATUSES or status >= 500
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Transient:
     """A failure worth retrying; ``retry_after`` is the wait the server asked for, if any."""
 

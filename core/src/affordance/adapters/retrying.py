@@ -19,9 +19,9 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from affordance._frozen import frozen
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.decoding import adecode_stream, decode_stream, decode_turn
 from affordance.adapters.raw_http import (
@@ -73,7 +73,7 @@ class Exchange(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RetryingTransport:
     """Sends ready JSON bodies through the SDK clients of ``clients``, one ``exchange`` attempt
     at a time, retried within ``policy`` (on ``clock``) while ``classify`` calls a failure

@@ -15,9 +15,9 @@ built on first use, whichever path asks first, for both (:class:`SharedClient`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.environment import SharedClient
 from affordance.adapters.retry import RequestRetryPolicy
@@ -28,7 +28,7 @@ from affordance.clock import Clock
 __all__ = ["RetryingSdk"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RetryingSdk:
     """The SDK's sync and async client classes and its ``failures`` (which name the provider).
     ``build`` makes a sync client from the environment (by default, its class); ``async_of``

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
 
+from affordance._frozen import frozen
 from affordance.adapters.schema_nulls import NullPlan, drop_nulls_in_json
 from affordance.adapters.schema_walk import SchemaPath, schema_pointer
 
@@ -180,7 +181,7 @@ class SchemaDialect:
     """Templates replacing the default :data:`SCHEMA_REASONS`."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConvertedSchema:
     """A schema in a dialect: ``strict`` when a strict dialect could express it (else the input
     and the ``reason``); ``nulls`` where its ``null`` means absent; what was ``changed`` (moved

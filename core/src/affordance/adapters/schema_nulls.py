@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from affordance._frozen import frozen
 from affordance.adapters.schema_walk import schema_types
 
 __all__ = [
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ObjectNulls:
     """``droppable``: properties whose ``null`` means absent; ``children``: plans below."""
 
@@ -38,12 +38,12 @@ class ObjectNulls:
     children: Mapping[str, Nulls]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ArrayNulls:
     item: Nulls
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UnionNulls:
     """``anyOf`` branches: an object value takes the branch with exactly its property names
     (strict mode sends every property); an array value takes the first array branch."""
@@ -52,7 +52,7 @@ class UnionNulls:
     array: Nulls | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RefNulls:
     name: str
 
@@ -60,7 +60,7 @@ class RefNulls:
 Nulls: TypeAlias = ObjectNulls | ArrayNulls | UnionNulls | RefNulls
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NullPlan:
     """The root's plan and each definition's (by name), or None when nothing can be dropped."""
 

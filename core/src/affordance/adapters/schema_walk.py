@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from affordance._frozen import frozen
 
 __all__ = [
     "SCHEMA_KEYWORDS",
@@ -193,7 +194,7 @@ def copy_json(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SchemaCost:
     """What a schema spends of a provider's strict budget: its optional properties and its
     properties that are unions (``anyOf`` or a type array)."""

@@ -13,9 +13,9 @@ refused or reset connection, a body cut short; anything else is final. ``classif
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.adapters.decoding import cut
 from affordance.adapters.raw_http import (
     header_value,
@@ -36,7 +36,7 @@ def error_detail(kind: object, message: object, fallback: object) -> str:
     return str(message or kind or fallback)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HttpFailure:
     """An HTTP error as an SDK reports it: the status, the API's name for the error
     (``RESOURCE_EXHAUSTED``) and its message, the response headers (a mapping with ``get``, or
@@ -50,7 +50,7 @@ class HttpFailure:
     body_wait: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SdkFailures:
     """The failures of ``provider``'s SDK, whose HTTP errors ``read`` recognizes (None for any
     other exception); ``request_id_headers`` are the response headers that may carry a request

@@ -18,17 +18,15 @@ character, so framing before decoding is exact.)
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Iterable, Iterator
-from dataclasses import dataclass
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 
 __all__ = ["SseEvent", "aclose_source", "aread_events", "read_events"]
 
 _BOM = b"\xef\xbb\xbf"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class SseEvent:
     """One event: its ``event:`` name (None when absent) and its data text."""
 

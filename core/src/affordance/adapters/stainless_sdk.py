@@ -12,17 +12,17 @@ SDK package itself: the core imports none.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.transport import StainlessTransport
 
 __all__ = ["StainlessSdk"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StainlessSdk:
     """The SDK package ``module``, its sync and async client classes, its base error, the
     header of a request's id, and the error body's fields naming an error's kind."""

@@ -12,16 +12,16 @@ once per tool and reused by every request.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.adapters.resolution import IdentityCache
 from affordance.adapters.schema_walk import SchemaCost, schema_cost
 
 __all__ = ["StrictBudget", "within_strict_budget"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StrictBudget:
     """What one request may spend on strict tools: ``tools`` strict declarations, and across
     their schemas ``optional`` optional properties and ``unions`` union properties (see

@@ -18,10 +18,10 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
+from affordance._frozen import frozen
 from affordance.adapters.clients import ClientPair
 from affordance.adapters.decoding import (
     adecode_stream,
@@ -53,7 +53,7 @@ class ProviderErrorMapper(Protocol[ErrorT_contra]):
     ) -> PromptEvaluationError: ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StainlessTransport(Generic[ErrorT]):
     """Sends ready JSON bodies through the SDK clients of ``clients`` with ``post``.
 

@@ -14,10 +14,10 @@ an SDK that does not retry). This class writes the rest once: the four sends, th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.adapters.delta_turn import turn_from_deltas
 from affordance.adapters.model import ProviderModel
 
@@ -51,8 +51,7 @@ class Prepared(Protocol):
 PreparedT = TypeVar("PreparedT", bound=Prepared)
 
 
-@fast_init  # built for each request
-@dataclass(frozen=True, slots=True)
+@frozen  # built for each request
 class PreparedRequest:
     """A request body, whether hosted tools were declared (their codecs then read the answer)
     and the HTTP headers their codecs ask for (``HostedRequest.headers``), sent with it; a
@@ -63,7 +62,7 @@ class PreparedRequest:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RequestSettings:
     """The adapter options every request sends: the model, the cap on output tokens, the
     temperature and the caller's ``extra_body`` (merged last). Each plugin places them."""

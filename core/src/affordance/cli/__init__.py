@@ -16,7 +16,6 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
     from affordance.cli.target import TargetError, prompt_of
 
+from affordance._frozen import frozen
 from affordance._lazy import lazy_exports
 
 __all__ = [
@@ -57,7 +57,7 @@ COMMANDS_GROUP = "affordance.commands"
 """The entry-point group through which a distribution contributes a command."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PluginCommand:
     """A command a distribution declares: its ``name``, the ``module`` implementing it, the
     ``distribution`` declaring it, and ``refused`` — why it is not offered, or ``None``."""

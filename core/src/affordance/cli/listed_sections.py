@@ -10,16 +10,16 @@ raises is reported, one line, never a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.cli.target import TargetError, prompt_of
 from affordance.prompt import PromptTemplate
 
 __all__ = ["ListedSection", "describe", "listed_sections"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ListedSection:
     """One section of ``target`` that lists its tools at render: its tools, or ``error``."""
 

@@ -14,9 +14,9 @@ documented in ``specs/PLUGINS.md``; fields are only added within one schema vers
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from affordance._frozen import frozen
 from affordance.plugins import (
     PLUGIN_API,
     ConflictError,
@@ -168,7 +168,7 @@ def report(host: PluginHost) -> dict[str, Any]:
 # -- health ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
     """One thing the doctor found; ``kind`` is a stable identifier (``version-skew``...)."""
 
@@ -188,7 +188,7 @@ class Finding:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Diagnosis:
     """All findings; :attr:`healthy` when none is a problem."""
 

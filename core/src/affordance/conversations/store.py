@@ -16,9 +16,9 @@ async code that must not block its event loop on a store's I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from affordance._frozen import frozen
 from affordance.errors import ConversationConflictError, ConversationStoreError
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class ConversationStore(Protocol):
         return Conversation(self, conversation_id)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Conversation:
     """One conversation of a store: pass it as ``conversation=`` to ``evaluate``,
     ``aevaluate``, ``stream`` or ``astream``. The run loads its messages as the history before

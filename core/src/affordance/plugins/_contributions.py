@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
+from affordance._frozen import frozen
 from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins.requirements import canonical_name
 from affordance.plugins.specs import CodecSpec, HostedToolKindSpec, ProviderSpec, SerializerSpec
@@ -115,7 +116,7 @@ def key_of(spec: Spec) -> ContributionKey:
     return ContributionKey.serializer(spec.provider, spec.role)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Contribution:
     """A spec together with the plugin (and distribution) that contributed it."""
 

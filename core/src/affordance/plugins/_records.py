@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Literal
 
+from affordance._frozen import frozen
 from affordance.plugins._contributions import Contribution
 
 __all__ = ["UNHEALTHY", "PluginRecord", "PluginStatus", "Source"]
@@ -35,7 +35,7 @@ UNHEALTHY = (PluginStatus.FAILED, PluginStatus.DUPLICATE, PluginStatus.INCOMPATI
 """What became of a plugin that should have loaded; strict mode raises for it."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PluginRecord:
     """One row of the plugin table: ``name`` is the entry-point name (or ``host.register``'s),
     ``value`` the entry point's target, ``notes`` what did not stop the plugin (an incompatible

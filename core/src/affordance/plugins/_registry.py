@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
+from affordance._frozen import frozen
 from affordance.plugins import _targets
 from affordance.plugins._contributions import Category, Contribution, ContributionKey
 from affordance.plugins._records import UNHEALTHY, PluginRecord
@@ -46,7 +46,7 @@ _CONFLICT_ERRORS: dict[str, type[ConflictError]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Decision:
     """Who wins a key and why: ``"only"`` (the one contribution), ``"priority"`` (the highest of
     several) or ``"pin"`` (the user's ``AFFORDANCE_PIN`` / ``host.pin``)."""

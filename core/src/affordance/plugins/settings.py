@@ -7,10 +7,11 @@ import contextlib
 import math
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from affordance._frozen import frozen
 from affordance.plugins._base_errors import PluginConfigError
 from affordance.plugins._contributions import ContributionKey
 from affordance.plugins.requirements import canonical_name
@@ -99,7 +100,7 @@ class PluginOptions(TypedDict, total=False):
     import_timeout: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PluginSettings:
     """What to load and how to settle ties: :meth:`from_environ`, then :meth:`override` in code.
     ``disable`` and ``load`` hold PEP 503 names; ``load=None`` means no allowlist."""

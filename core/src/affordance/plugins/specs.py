@@ -5,8 +5,8 @@ inside the plugin that made it. ``specs/PLUGINS.md``, "What a plugin is"."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from affordance._frozen import frozen
 from affordance.plugins._base_errors import InvalidSpecError, PluginConfigError
 from affordance.plugins.requirements import parse_requirement
 
@@ -63,7 +63,7 @@ def _check(spec: object, **shapes: tuple[re.Pattern[str], str]) -> None:
             ) from None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ProviderSpec:
     """A provider adapter: ``load_adapter(name, **options)`` builds ``adapter(**options)``.
 
@@ -92,7 +92,7 @@ class ProviderSpec:
             )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedToolKindSpec:
     """A hosted tool kind and where its config and output types live."""
 
@@ -107,7 +107,7 @@ class HostedToolKindSpec:
         _check(self, kind=_KIND, config=_TARGET, output=_TARGET)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CodecSpec:
     """A hosted-tool codec for ``(provider, kind)``: ``factory()`` returns the codec. A pin, then
     the highest ``priority``, picks among several (a tie is a conflict); ``sdk`` names an SDK the
@@ -124,7 +124,7 @@ class CodecSpec:
         _check(self, provider=_PROVIDER, kind=_KIND, factory=_TARGET)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SerializerSpec:
     """A serializer for one role (:data:`SERIALIZER_ROLES`) of a provider's wire format:
     ``factory()`` returns it. A provider plugin registers its own at priority 0; a third party

@@ -2,84 +2,44 @@
 
 The seeds import these names from ``weakincentives.prompt``; here they live in
 ``affordance.prompt`` (and in ``affordance`` itself). ``ToolContext`` and ``ToolHandler`` belong
-to the runtime, a layer above this one: they are re-exported lazily (PEP 562), so importing
-``affordance.prompt`` does not load the runtime.
+to the runtime, a layer above this one; like every name here they are imported on first use, so
+importing ``affordance.prompt`` does not load the runtime.
 """
 
-from __future__ import annotations
+from affordance._lazy import lazy_exports
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-from affordance.errors import (
-    PromptEvaluationError,
-    PromptRenderError,
-    PromptValidationError,
-    ToolError,
-    ToolValidationError,
-)
-from affordance.prompt.disclosure import OpenSectionsParams, OpenSectionsResult, open_sections_tool
-from affordance.prompt.hosted_section import HostedKindSection, HostedToolSection
-from affordance.prompt.markdown import MarkdownSection
-from affordance.prompt.paths import SectionPath
-from affordance.prompt.rendered import RenderedPrompt
-from affordance.prompt.section import Section, SectionVisibility
-from affordance.prompt.template import Prompt, PromptTemplate
-from affordance.tools import (
-    HostedTool,
-    HostedToolCodec,
-    HostedToolConfig,
-    HostedToolOutput,
-    RetryPolicy,
-    Tool,
-    ToolExample,
-    ToolRenderableResult,
-    ToolResult,
-    tool,
-)
-
-__all__ = [
-    "HostedKindSection",
-    "HostedTool",
-    "HostedToolCodec",
-    "HostedToolConfig",
-    "HostedToolOutput",
-    "HostedToolSection",
-    "MarkdownSection",
-    "OpenSectionsParams",
-    "OpenSectionsResult",
-    "Prompt",
-    "PromptEvaluationError",
-    "PromptRenderError",
-    "PromptTemplate",
-    "PromptValidationError",
-    "RenderedPrompt",
-    "RetryPolicy",
-    "Section",
-    "SectionPath",
-    "SectionVisibility",
-    "Tool",
-    "ToolContext",
-    "ToolError",
-    "ToolExample",
-    "ToolHandler",
-    "ToolRenderableResult",
-    "ToolResult",
-    "ToolValidationError",
-    "open_sections_tool",
-    "tool",
-]
-
-_RUNTIME_NAMES = {"ToolContext", "ToolHandler"}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _RUNTIME_NAMES:
-        raise AttributeError(f"module 'affordance.prompt' has no attribute {name!r}")
-    value = getattr(importlib.import_module("affordance.runtime.calls.context"), name)
-    globals()[name] = value
-    return value
-
-
-if TYPE_CHECKING:
-    from affordance.runtime.calls.context import ToolContext, ToolHandler
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "HostedKindSection": "affordance.prompt.hosted_section",
+    "HostedTool": "affordance.tools",
+    "HostedToolCodec": "affordance.tools",
+    "HostedToolConfig": "affordance.tools",
+    "HostedToolOutput": "affordance.tools",
+    "HostedToolSection": "affordance.prompt.hosted_section",
+    "MarkdownSection": "affordance.prompt.markdown",
+    "OpenSectionsParams": "affordance.prompt.disclosure",
+    "OpenSectionsResult": "affordance.prompt.disclosure",
+    "Prompt": "affordance.prompt.template",
+    "PromptEvaluationError": "affordance.errors",
+    "PromptRenderError": "affordance.errors",
+    "PromptTemplate": "affordance.prompt.template",
+    "PromptValidationError": "affordance.errors",
+    "RenderedPrompt": "affordance.prompt.rendered",
+    "RetryPolicy": "affordance.tools",
+    "Section": "affordance.prompt.section",
+    "SectionPath": "affordance.prompt.paths",
+    "SectionVisibility": "affordance.prompt.section",
+    "Tool": "affordance.tools",
+    "ToolContext": "affordance.runtime.calls.context",
+    "ToolError": "affordance.errors",
+    "ToolExample": "affordance.tools",
+    "ToolHandler": "affordance.runtime.calls.context",
+    "ToolRenderableResult": "affordance.tools",
+    "ToolResult": "affordance.tools",
+    "ToolValidationError": "affordance.errors",
+    "open_sections_tool": "affordance.prompt.disclosure",
+    "tool": "affordance.tools",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

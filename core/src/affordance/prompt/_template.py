@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
 from typing import Any
+
+from affordance._frozen import frozen
 
 __all__ = ["CompiledTemplate", "TemplateSyntaxError", "compile_template"]
 
@@ -28,7 +29,7 @@ class TemplateSyntaxError(ValueError):
         super().__init__(f"{message} at line {line}, column {column}")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CompiledTemplate:
     """Literal chunks interleaved with placeholder names: ``chunks[0] + v0 + chunks[1] + ...``."""
 

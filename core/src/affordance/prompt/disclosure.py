@@ -8,9 +8,10 @@ a terminal tool it ends the model's turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from affordance._frozen import frozen
 from affordance.errors import ToolValidationError
 from affordance.prompt.paths import SectionPath, format_path, parse_path
 from affordance.prompt.section import SectionVisibility
@@ -50,7 +51,7 @@ class _EvaluationView(Protocol):
     def rendered_prompt(self) -> RenderedPrompt[Any] | None: ...
 
 
-@dataclass(slots=True, frozen=True)
+@frozen
 class OpenSectionsParams:
     """Parameters for the open_sections tool."""
 
@@ -75,7 +76,7 @@ class OpenSectionsParams:
     )
 
 
-@dataclass(slots=True, frozen=True)
+@frozen
 class OpenSectionsResult:
     """The visibility overrides the model asked for: section path -> ``"full"``."""
 
@@ -133,7 +134,7 @@ def _why_not_openable(
     return f"section {dotted!r} is already fully visible"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DisclosureRequest:
     """Telemetry of an ``open_sections`` call: what was asked, why, and what was summarized."""
 

@@ -10,9 +10,9 @@ a plugin's section is a subclass naming the kind and nothing more.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from affordance._frozen import frozen
 from affordance.prompt.markdown import MarkdownSection
 from affordance.prompt.section import SectionVisibility
 from affordance.tools.hosted import HostedTool, HostedToolConfig
@@ -23,7 +23,7 @@ __all__ = ["HostedKindSection", "HostedToolSection"]
 ConfigT = TypeVar("ConfigT", bound=HostedToolConfig)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _NoParams:
     """The section's params: none (its text has no placeholders)."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
@@ -20,8 +20,7 @@ __all__ = ["RenderedPrompt"]
 OutputT = TypeVar("OutputT")
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RenderedPrompt(Generic[OutputT]):
     """Markdown text plus the tools of the enabled, fully visible sections, in order.
 

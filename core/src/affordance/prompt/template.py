@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
+from _thread import allocate_lock  # threading.Lock, without importing threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -100,7 +100,7 @@ class PromptTemplate(Generic[OutputT]):
             node.section.visibility is _SUMMARY for node in self._index.values()
         )
         self._applied: dict[int, tuple[PromptOverrides, AppliedOverrides]] = {}
-        self._applied_lock = threading.Lock()
+        self._applied_lock = allocate_lock()
         self._listed: dict[str, PromptTemplate[OutputT]] = {}
 
     def __class_getitem__(cls, item: Any) -> TypeArgsAlias:
@@ -177,7 +177,7 @@ class PromptTemplate(Generic[OutputT]):
         relisted._roots = relisted_tree(self._roots, listings, relisted._index)
         relisted.sections = tuple(node.section for node in relisted._roots)
         relisted._applied = {}
-        relisted._applied_lock = threading.Lock()
+        relisted._applied_lock = allocate_lock()
         relisted._listed = {}
         with self._applied_lock:
             if len(self._listed) >= _LISTED_KEPT:

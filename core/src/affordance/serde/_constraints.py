@@ -9,10 +9,11 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from decimal import Decimal
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.serde._errors import short_repr
 
 __all__ = ["CONSTRAINT_KEYS", "Constraints", "constraint_checker", "constraints_from"]
@@ -29,7 +30,7 @@ _LENGTH_KEYS = ("min_length", "max_length")
 _SIZED = (str, list, tuple, set, frozenset, dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Constraints:
     """What a value must satisfy beyond its type; `description` only documents it."""
 

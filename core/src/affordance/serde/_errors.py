@@ -7,8 +7,9 @@ checked, each enclosing converter prefixes its key, and `parse` turns it into `P
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from affordance._frozen import frozen
 
 __all__ = [
     "MAX_REPR",
@@ -25,7 +26,7 @@ MAX_REPR = 60
 """Longest repr quoted in a message; longer ones are cut with an ellipsis."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FieldError:
     """One problem in the data, at `path` (object keys and list indices from the root)."""
 

@@ -13,10 +13,10 @@ import enum
 import types
 import typing
 import uuid
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias, TypeVar, Union
 
+from affordance._frozen import frozen
 from affordance.serde import _pydantic
 from affordance.serde._constraints import Constraints, constraints_from
 
@@ -71,41 +71,41 @@ _ARRAY_ORIGINS: dict[object, type[Any]] = {
 _MAPPING_ORIGINS = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AnyShape:
     """`Any` or `object`: any value passes through untouched."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NoneShape:
     """`None`: only null."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ScalarShape:
     """One of `SCALAR_TYPES`."""
 
     cls: type
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LiteralShape:
     values: tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EnumShape:
     cls: type[enum.Enum]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UnionShape:
     """Members in declaration order (`None` included as a `NoneShape`)."""
 
     members: tuple[Shape, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ArrayShape:
     """A homogeneous list, `tuple[X, ...]`, set or frozenset; `container` builds the result."""
 
@@ -113,20 +113,20 @@ class ArrayShape:
     container: type[Any]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TupleShape:
     """A fixed-length tuple such as `tuple[int, str]`."""
 
     items: tuple[Shape, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MappingShape:
     key: Shape
     value: Shape
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DataclassShape:
     """A dataclass; `tp` is what was written (maybe `Box[int]`), `cls` the class itself."""
 
@@ -135,14 +135,14 @@ class DataclassShape:
     type_args: tuple[tuple[TypeVar, Any], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelShape:
     """A pydantic v2 model, handled by pydantic itself."""
 
     cls: type
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConstrainedShape:
     """`inner` with constraints (or just a description) from field metadata or `Annotated`."""
 
@@ -166,7 +166,7 @@ Shape: TypeAlias = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FieldSpec:
     """An `init` field of a dataclass; `default` is `dataclasses.MISSING` when there is none."""
 

@@ -4,62 +4,38 @@ The context a handler receives (``ToolContext``, ``ToolHandler``) belongs to the
 builds it: ``affordance.runtime.calls.context``.
 """
 
-from typing import TYPE_CHECKING, Any
+from affordance._lazy import lazy_exports
 
-from affordance.tools.decorator import tool
-from affordance.tools.hosted import (
-    DeclaresRequestExtras,
-    DeclaresRequestHeaders,
-    HostedTool,
-    HostedToolCodec,
-    HostedToolConfig,
-    HostedToolOutput,
-    config_as,
-    refuse_unhonoured,
-)
-from affordance.tools.hosted_approval import AsksForApproval, HostedApprovalRequest
-from affordance.tools.hosted_kind import HostedKind
-from affordance.tools.result import OK, ToolRenderableResult, ToolResult, render_value
-from affordance.tools.retry import NO_RETRY, RetryPolicy
-from affordance.tools.tool import Tool, ToolExample
+# also the name of a submodule (the Tool class's), which importing it would bind here: so bound
+# now, not on first use
+from affordance.tools.decorator import tool as tool
 
-__all__ = [
-    "MAX_WARNINGS",
-    "NO_RETRY",
-    "OK",
-    "AsksForApproval",
-    "DeclaresRequestExtras",
-    "DeclaresRequestHeaders",
-    "HostedApprovalRequest",
-    "HostedKind",
-    "HostedTool",
-    "HostedToolCodec",
-    "HostedToolConfig",
-    "HostedToolOutput",
-    "ItemReader",
-    "Position",
-    "RetryPolicy",
-    "Tool",
-    "ToolExample",
-    "ToolRenderableResult",
-    "ToolResult",
-    "config_as",
-    "refuse_unhonoured",
-    "render_value",
-    "tool",
-]
-
-_HOSTED_ITEMS = frozenset({"MAX_WARNINGS", "ItemReader", "Position"})
-
-if TYPE_CHECKING:
-    from affordance.tools.hosted_items import MAX_WARNINGS, ItemReader, Position
-
-
-def __getattr__(name: str) -> Any:
-    """What hosted-tool codecs read responses with, imported on first use (it brings
-    ``logging``, which the prompt API does not load)."""
-    if name in _HOSTED_ITEMS:
-        from affordance.tools import hosted_items
-
-        return getattr(hosted_items, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# public name -> the module defining it, imported on first access (PEP 562); __init__.pyi
+# lists the same names for type checkers
+_EXPORTS: dict[str, str] = {
+    "MAX_WARNINGS": "affordance.tools.hosted_items",
+    "NO_RETRY": "affordance.tools.retry",
+    "OK": "affordance.tools.result",
+    "AsksForApproval": "affordance.tools.hosted_approval",
+    "DeclaresRequestExtras": "affordance.tools.hosted",
+    "DeclaresRequestHeaders": "affordance.tools.hosted",
+    "HostedApprovalRequest": "affordance.tools.hosted_approval",
+    "HostedKind": "affordance.tools.hosted_kind",
+    "HostedTool": "affordance.tools.hosted",
+    "HostedToolCodec": "affordance.tools.hosted",
+    "HostedToolConfig": "affordance.tools.hosted",
+    "HostedToolOutput": "affordance.tools.hosted",
+    "ItemReader": "affordance.tools.hosted_items",
+    "Position": "affordance.tools.hosted_items",
+    "RetryPolicy": "affordance.tools.retry",
+    "Tool": "affordance.tools.tool",
+    "ToolExample": "affordance.tools.tool",
+    "ToolRenderableResult": "affordance.tools.result",
+    "ToolResult": "affordance.tools.result",
+    "config_as": "affordance.tools.hosted",
+    "refuse_unhonoured": "affordance.tools.hosted",
+    "render_value": "affordance.tools.result",
+    "tool": "affordance.tools.decorator",
+}
+__all__ = list(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.errors import PromptValidationError
 from affordance.tools.result import ToolResult
 
@@ -16,7 +16,7 @@ __all__ = ["HandlerShape", "inspect_handler"]
 _CANONICAL = "def handler(params: Params, *, context: ToolContext) -> ToolResult[Result]"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandlerShape:
     """How to call a handler, and the types its annotations declare (``None`` if absent)."""
 

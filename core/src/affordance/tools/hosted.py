@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from affordance._frozen import frozen
 from affordance.errors import PromptValidationError, UnsupportedHostedConfigError
 from affordance.tools._naming import check_description, check_tool_name
 
@@ -48,7 +48,7 @@ ConfigT = TypeVar("ConfigT", bound=HostedToolConfig)
 OutputT_co = TypeVar("OutputT_co", covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedTool(Generic[ConfigT]):
     """A provider-executed capability attached to a section, like a local tool.
 

@@ -13,9 +13,10 @@ without these methods asks for nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol, TypeVar
 
+from affordance._frozen import frozen
 from affordance.tools.hosted import HostedTool, HostedToolConfig
 
 __all__ = ["AsksForApproval", "HostedApprovalRequest"]
@@ -23,7 +24,7 @@ __all__ = ["AsksForApproval", "HostedApprovalRequest"]
 ConfigT = TypeVar("ConfigT", bound=HostedToolConfig)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedApprovalRequest:
     """One call the provider will run only once the caller approves it.
 

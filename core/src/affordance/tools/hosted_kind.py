@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
+from affordance._frozen import frozen
 from affordance.errors import PromptValidationError
 from affordance.tools.hosted import HostedTool, HostedToolConfig
 
@@ -34,7 +35,7 @@ def _check_target(owner: str, field_name: str, value: object) -> None:
         )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class HostedKind(Generic[ConfigT]):
     """One hosted tool kind, as its plugin declares it.
 

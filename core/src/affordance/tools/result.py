@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.attachments import Attachment  # at run time: durable runs read the hints
 
 __all__ = ["OK", "ToolRenderableResult", "ToolResult", "render_value"]
@@ -26,8 +25,7 @@ class ToolRenderableResult(Protocol):
     def render(self) -> str: ...
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolResult(Generic[PayloadT]):
     """The outcome of one tool call.
 

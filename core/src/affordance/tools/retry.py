@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from affordance._frozen import frozen
 
 __all__ = ["RetryPolicy"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RetryPolicy:
     """Bounded retries with exponential backoff and jitter.
 

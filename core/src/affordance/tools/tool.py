@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Generic, TypeVar
 
+from affordance._frozen import frozen
 from affordance._referable import WeaklyReferable
 from affordance._typeargs import TypeArgsAlias, is_concrete, subscript
 from affordance.errors import PromptValidationError
@@ -23,7 +24,7 @@ ResultT = TypeVar("ResultT")
 NoneType = type(None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolExample(Generic[ParamsT, ResultT]):
     """A worked call shown to the model: what the input looks like and what comes back."""
 
@@ -32,7 +33,7 @@ class ToolExample(Generic[ParamsT, ResultT]):
     output: ResultT
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class Tool(WeaklyReferable, Generic[ParamsT, ResultT]):
     """A callable affordance: name, description, typed params and an optional handler.
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from affordance._frozen import frozen
 from affordance.errors import PromptValidationError
 from affordance.prompt.overrides.originals import section_hash, tool_hash
 
@@ -61,7 +61,7 @@ class OverrideWarning(UserWarning):
     """Issued (once per prompt and overrides document) for each override a render skips."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SkippedOverride:
     """An override that was not applied: ``kind`` (``"section"`` or ``"tool"``) and ``name``
     (dotted section path or tool name) locate it; ``reason`` is ``"stale"`` (the original
@@ -78,7 +78,7 @@ class SkippedOverride:
         return f"{self.kind} {self.name!r} ({self.reason}): {self.detail}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AppliedOverrides:
     """What a render applies: section bodies and summaries by path, and the overridden copy
     of each tool keyed by the original's identity; ``skipped`` lists what it does not."""

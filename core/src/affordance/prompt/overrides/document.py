@@ -23,9 +23,10 @@ The JSON form (one file per prompt and tag, see ``FileOverridesStore``)::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.errors import OverridesError
 
 __all__ = ["FORMAT", "VERSION", "PromptOverrides", "SectionOverride", "ToolOverride"]
@@ -34,7 +35,7 @@ FORMAT = "affordance-overrides"
 VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SectionOverride:
     """Texts replacing a section's: its ``template`` (the body of a section rendered from one)
     and its ``summary``; ``None`` keeps the original."""
@@ -44,7 +45,7 @@ class SectionOverride:
     summary: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolOverride:
     """Texts replacing a tool's: its ``description``, the descriptions of named ``params``
     fields, and its ``examples`` (``{"description", "input", "output"}`` objects, the input
@@ -57,7 +58,7 @@ class ToolOverride:
     examples: tuple[Mapping[str, Any], ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PromptOverrides:
     """The overrides of the prompt ``ns``/``prompt`` (its key) under ``tag``; ``sections`` is
     keyed by dotted section path, ``tools`` by tool name."""

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.record.nesting import nested_in
 from affordance.tools.result import ToolResult
 
@@ -33,8 +32,7 @@ ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
 ResultT = TypeVar("ResultT")
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolContext:
     """Built fresh for every tool call and discarded afterwards.
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.errors import ToolError
 from affordance.tools.result import ToolResult
 
@@ -19,7 +19,7 @@ __all__ = ["ToolErrorInfo"]
 _MAX_DETAIL = 300
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolErrorInfo:
     """The structured payload of a :class:`ToolError`, as the model sees it."""
 

@@ -13,16 +13,14 @@ outer call), and once they are answered it runs the outer call again with the an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.record.confirmation import Confirmation, PendingConfirmation
 
 __all__ = ["NestedAnswers", "NestedWaiting"]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class NestedWaiting:
     """A tool call's nested run waits for the caller's answers to ``pending``; ``state`` is
     what the handler needs to resume it (a ``PromptTool``: the nested run's session). The
@@ -36,8 +34,7 @@ class NestedWaiting:
         return f"waiting for confirmation of {', '.join(p.call_id for p in self.pending)}"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class NestedAnswers:
     """The caller's answers to a call's :class:`NestedWaiting`, handed back to the call when it
     runs again: ``state`` as the handler left it, ``confirmations`` by nested call id."""

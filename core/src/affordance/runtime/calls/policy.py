@@ -6,13 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from affordance._frozen import frozen
 from affordance.tools.hosted import HostedTool
 from affordance.tools.tool import Tool
 
 __all__ = ["AllowList", "PolicyDecision", "ToolPolicy"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PolicyDecision:
     allowed: bool
     reason: str = ""

@@ -7,10 +7,9 @@ The loop and the drivers pass these between ``ToolExecutor.prepare``, ``run``/``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.prompt.disclosure import DisclosureRequest
 from affordance.runtime.model.messages import ToolCall
 from affordance.runtime.record.events import ToolInvoked
@@ -20,8 +19,7 @@ from affordance.tools.tool import Tool
 __all__ = ["CallOutcome", "PreparedCall"]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedCall:
     """A call after lookup and validation. ``result`` is set when it need not (or may not) run."""
 
@@ -36,8 +34,7 @@ class PreparedCall:
     denial: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class CallOutcome:
     """What running a prepared call produced. ``rendered`` is ``result.render()`` when the
     executor already computed it (to check the value can be sent), so it is done once."""

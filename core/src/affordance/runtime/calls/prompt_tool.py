@@ -10,9 +10,9 @@ call), and answering it by its own id resumes both runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.errors import PromptEvaluationError
 from affordance.prompt.template import PromptTemplate
 from affordance.runtime.calls.context import ToolContext
@@ -28,7 +28,7 @@ from affordance.tools.tool import Tool
 __all__ = ["PromptRequest", "PromptTool"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PromptRequest:
     """What the model passes to a prompt tool that takes no params type of its own."""
 
@@ -104,7 +104,7 @@ class _NestedRun:
         return _nested_result(response, context, provider=_provider_of(runner), counted=counted)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Paused:
     """A nested run waiting for confirmations: its session, and the usage it had spent, by
     provider, which the outer run has counted already."""

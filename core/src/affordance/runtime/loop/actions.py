@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.calls.context import ToolContext
 from affordance.runtime.calls.prepared import PreparedCall
 from affordance.runtime.model.turn import ModelRequest
@@ -16,24 +15,21 @@ __all__ = ["Action", "Finished", "RunCalls", "SendRequest"]
 OutputT = TypeVar("OutputT")
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class SendRequest:
     """Send this request to the model and pass the answer to ``on_turn``."""
 
     request: ModelRequest
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RunCalls:
     """Run these calls (concurrently if you can) and pass the outcomes to ``on_outcomes``."""
 
     calls: tuple[tuple[PreparedCall, ToolContext], ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finished(Generic[OutputT]):
     response: PromptResponse[OutputT]
 

@@ -16,9 +16,10 @@ A model that declares none carries none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from affordance._frozen import frozen
 from affordance.errors import AttachmentTooLargeError, UnsupportedAttachmentError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["NO_ATTACHMENTS", "AttachmentSupport", "admitted", "refuse_unfit", "support_of"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AttachmentSupport:
     """What a provider carries: ``user`` and ``tool_result`` are the media types a user
     message and a tool result may hold; ``by_url`` what it takes as a URL rather than bytes —

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mappin
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.model.messages import ToolCall
 from affordance.runtime.model.turn import NO_USAGE, ModelSwitch, ProviderTurn, Usage
@@ -36,24 +36,21 @@ __all__ = [
 ]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class TextPiece:
     """More of the model's answer text."""
 
     text: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RefusalPiece:
     """More of a refusal (OpenAI sends refusals as their own text)."""
 
     text: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallBegun:
     """The model started a function call; ``index`` identifies it among this turn's calls."""
 
@@ -62,8 +59,7 @@ class ToolCallBegun:
     name: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallArguments:
     """A piece of a call's arguments as JSON text (providers that stream arguments)."""
 
@@ -71,8 +67,7 @@ class ToolCallArguments:
     text: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallReady:
     """A call is complete. ``arguments``, when given, replaces the pieces: a provider sending
     the arguments whole (an object, or the final text) gives them here."""
@@ -81,8 +76,7 @@ class ToolCallReady:
     arguments: str | Mapping[str, Any] | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ProviderItem:
     """A complete provider item, as a plain dict: ``echo`` ones go back on the next request
     (``ProviderTurn.provider_items``), ``hosted`` ones to the hosted-tool codecs."""
@@ -92,8 +86,7 @@ class ProviderItem:
     hosted: bool = False
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedActivity:
     """A hosted tool is working (``status`` as the provider says it: ``searching``,
     ``interpreting``, ...); shown to stream consumers, not part of the turn."""
@@ -103,8 +96,7 @@ class HostedActivity:
     item_id: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnEnd:
     """The turn is over: the last delta of every stream. ``provider``, ``model`` and
     ``switches`` say who answered when a model answers for others (a fallback; see

@@ -32,9 +32,9 @@ import dataclasses
 import itertools
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from affordance._frozen import frozen
 from affordance.errors import PromptEvaluationError
 from affordance.runtime.model.connection import Model, model_name_of
 from affordance.runtime.model.deltas import Delta, TurnEnd
@@ -333,7 +333,7 @@ class FallbackModel:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Failure:
     switch: ModelSwitch
     error: PromptEvaluationError
@@ -367,7 +367,7 @@ def _without_foreign_items(messages: tuple[Message, ...], provider: str) -> tupl
     return messages if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _AnsweredBy:
     """The model that answered a request: its position in the fallback, provider and model."""
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from affordance._frozen import frozen
 from affordance.errors import PromptEvaluationError
 from affordance.tools.hosted import HostedTool, HostedToolCodec
 from affordance.tools.hosted_approval import HostedApprovalRequest
@@ -27,7 +27,7 @@ _log = logging.getLogger("affordance.hosted")
 CodecOf = Callable[[str], "HostedToolCodec[Any, Any] | None"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedApproval:
     """An approval a hosted tool's call waits for: the tool (as the request declared it) and
     its codec's request."""

@@ -18,10 +18,10 @@ one, the run returns it (its usage shows the crossing). Crossing a limit raises
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.model.turn import Usage
 
 __all__ = ["Crossing", "UsageLimits"]
@@ -35,8 +35,7 @@ class Crossing(NamedTuple):
     reached: float
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class UsageLimits:
     """Upper bounds for one run; ``None`` leaves a measure unbounded.
 

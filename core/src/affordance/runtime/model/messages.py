@@ -7,18 +7,16 @@ encodes only what is new."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance._referable import WeaklyReferable
 from affordance.attachments import Attachment  # at run time: durable runs read the hints
 
 __all__ = ["AssistantMessage", "Message", "ToolCall", "ToolResultMessage", "UserMessage"]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCall:
     """A function call the model made: ``arguments`` exactly as the provider sent them.
 
@@ -31,8 +29,7 @@ class ToolCall:
     arguments: str | Mapping[str, Any]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class UserMessage(WeaklyReferable):
     """What the user (or the caller) says: ``text``, and ``attachments`` — images and
     documents (``affordance.Image``, ``affordance.Document``) — sent with it."""
@@ -41,8 +38,7 @@ class UserMessage(WeaklyReferable):
     attachments: tuple[Attachment, ...] = ()
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class AssistantMessage(WeaklyReferable):
     """One model turn. ``provider_items`` are opaque items the provider needs echoed back
     (reasoning items, hosted-tool calls), as JSON-like dicts; ``provider`` names the provider
@@ -55,8 +51,7 @@ class AssistantMessage(WeaklyReferable):
     provider: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolResultMessage(WeaklyReferable):
     """The answer to one tool call, as text the model reads, and the ``attachments`` of the
     tool's result (a chart, a page it fetched)."""

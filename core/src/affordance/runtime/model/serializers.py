@@ -24,8 +24,9 @@ to define; each provider's spec (``specs/adapters/<provider>.md``) says it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+from affordance._frozen import frozen
 
 if TYPE_CHECKING:
     from affordance.runtime.model.messages import ToolResultMessage
@@ -42,7 +43,7 @@ __all__ = [
 Arguments = str | Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolDeclaration:
     """One tool as a provider declares it.
 
@@ -58,7 +59,7 @@ class ToolDeclaration:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OutputFormat:
     """The structured-output format of one schema, and how to read the model's JSON text back
     (``normalize_text``, for the same reason as :attr:`ToolDeclaration.normalize_arguments`)."""

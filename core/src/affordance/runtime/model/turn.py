@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.clock import Deadline
 from affordance.prompt.rendered import RenderedPrompt
 from affordance.runtime.model.messages import Message, ToolCall
@@ -42,8 +41,7 @@ def tool_choice_for_turn(choice: ToolChoice | None, turn: int) -> ToolChoice | N
     return choice if turn <= 1 else "auto"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Usage:
     """Token counts, summed over the turns of an evaluation.
 
@@ -84,8 +82,7 @@ PAUSED = "paused"
 """The finish reason of a turn the provider paused itself; the loop continues it."""
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelRequest:
     """One request to the model.
 
@@ -119,8 +116,7 @@ class ModelRequest:
         return None if self.deadline is None else self.deadline.remaining()
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelSwitch:
     """A model that failed a request another model then answered (a fallback): ``provider``
     and ``model`` name the one that failed, ``status`` its HTTP status (``None``: no answer —
@@ -133,8 +129,7 @@ class ModelSwitch:
     message: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ProviderTurn:
     """A provider's answer, normalized.
 

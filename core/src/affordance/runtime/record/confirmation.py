@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.tools.result import ToolResult
 
 __all__ = [
@@ -23,8 +22,7 @@ __all__ = [
 _DECLINED = "The user declined to run "
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Confirmation:
     """The caller's answer for one pending call; build it with :func:`approve` or :func:`deny`."""
 
@@ -56,8 +54,7 @@ def is_declined(result: ToolResult[Any] | str) -> bool:
     return not result.success and result.message.startswith(_DECLINED)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PendingConfirmation:
     """A destructive call whose arguments were validated and which waits for approval.
 

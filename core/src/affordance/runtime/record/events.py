@@ -9,10 +9,10 @@ its model (``REQUEST_EVENTS``) are built only when someone watches one of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.prompt.disclosure import DisclosureRequest
 from affordance.runtime.record.session import handler_event, kept_by_default, watched_event
 from affordance.tools.result import ToolResult
@@ -46,8 +46,7 @@ __all__ = [
 ]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PromptRendered:
     """A prompt was rendered for an evaluation (again after sections were opened)."""
 
@@ -57,8 +56,7 @@ class PromptRendered:
 
 
 @kept_by_default
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class OverrideSkipped:
     """A prompt override the evaluation was given but did not apply: stale (its original
     changed since it was written), unknown, refused or invalid (``skipped`` says which and
@@ -70,8 +68,7 @@ class OverrideSkipped:
 
 
 @kept_by_default
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolInvoked:
     """A tool call finished — successfully or not, from the cache or not.
 
@@ -98,8 +95,7 @@ class ToolInvoked:
 
 
 @handler_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolHandlerStarted:
     """A call's handler is about to run (before its first attempt); ``ToolInvoked`` ends it.
 
@@ -120,8 +116,7 @@ class ToolHandlerStarted:
 
 
 @handler_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolAttemptFailed:
     """An attempt of a call's handler failed: ``error_code`` says how (``timeout``, a
     ``ToolError``'s code, the class name of what the handler raised); ``retrying``: another
@@ -137,8 +132,7 @@ class ToolAttemptFailed:
     retrying: bool
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallDenied:
     """The tool policy refused a call (or kept a hosted tool out of a request)."""
 
@@ -149,8 +143,7 @@ class ToolCallDenied:
     reason: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfirmationRequested:
     """A destructive call waits for the caller's approval."""
 
@@ -161,8 +154,7 @@ class ConfirmationRequested:
     params: Any
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfirmationResolved:
     """The caller approved or denied a pending destructive call."""
 
@@ -175,8 +167,7 @@ class ConfirmationResolved:
 
 
 @kept_by_default
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PromptExecuted:
     """An evaluation returned (finished, or suspended awaiting confirmation)."""
 
@@ -186,8 +177,7 @@ class PromptExecuted:
     section_paths_opened: tuple[SectionPath, ...] = field(default=())
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelSwitched:
     """A request failed on one model and went to the next (a fallback's switch).
 
@@ -206,8 +196,7 @@ class ModelSwitched:
     provider: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class OutputRetried:
     """A final answer was not accepted (it did not parse, or a validator rejected it) and the
     model is asked for another: ``attempt`` counts the rejected answers so far (1 for the
@@ -225,8 +214,7 @@ class OutputRetried:
 
 
 @watched_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class EvaluationStarted:
     """A run began (or resumed): ``provider`` and ``model`` name its connection; a run nested
     in a tool call (a ``PromptTool``'s) names that call of the outer run (``parent_run_id``,
@@ -242,8 +230,7 @@ class EvaluationStarted:
 
 
 @watched_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class EvaluationFailed:
     """A run raised ``error`` instead of returning (a provider error, output retries spent, a
     usage limit reached...); ``PromptExecuted`` marks the other way a run ends."""
@@ -254,8 +241,7 @@ class EvaluationFailed:
 
 
 @watched_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelRequestSent:
     """A request of turn ``turn`` is going to the model (``streamed``: as a stream), to
     ``server`` (the connection's base URL; ``None`` when it does not say).
@@ -274,8 +260,7 @@ class ModelRequestSent:
 
 
 @watched_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelAnswered:
     """The model answered turn ``turn``: ``provider``/``model`` who answered (a fallback's),
     ``response_model`` the model the response names (``None``: it names none), ``duration``
@@ -296,8 +281,7 @@ class ModelAnswered:
 
 
 @watched_event
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelRequestFailed:
     """The request of turn ``turn`` failed after ``duration`` seconds with ``error``."""
 

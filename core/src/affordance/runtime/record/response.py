@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.model.messages import Message, ToolCall
 from affordance.runtime.model.turn import NO_USAGE, Usage
 from affordance.runtime.record.confirmation import PendingConfirmation
@@ -23,8 +23,7 @@ __all__ = ["PromptResponse", "ToolCallResult"]
 OutputT = TypeVar("OutputT")
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallResult:
     """One tool call of the evaluation and the result the model received for it."""
 
@@ -38,8 +37,7 @@ class ToolCallResult:
         return self.call.name
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PromptResponse(Generic[OutputT]):
     """The outcome of ``evaluate``.
 

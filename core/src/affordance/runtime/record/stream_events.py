@@ -11,10 +11,9 @@ then :class:`ToolCallFinished` with its ``ToolResult`` once tools have run. Each
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
-from affordance._fastinit import fast_init
+from affordance._frozen import frozen
 from affordance.runtime.model.turn import Usage
 from affordance.tools.hosted import HostedToolOutput
 from affordance.tools.result import ToolResult
@@ -39,8 +38,7 @@ __all__ = [
 ]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RunStarted:
     """The evaluation began (``resumed``: it continues a run suspended for confirmation)."""
 
@@ -50,8 +48,7 @@ class RunStarted:
     resumed: bool = False
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class TextDelta:
     """More of the model's answer."""
 
@@ -60,8 +57,7 @@ class TextDelta:
     turn: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RefusalDelta:
     """More of a refusal the provider sends apart from the answer."""
 
@@ -70,8 +66,7 @@ class RefusalDelta:
     turn: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallStarted:
     """The model began calling a tool."""
 
@@ -81,8 +76,7 @@ class ToolCallStarted:
     turn: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallArgumentsDelta:
     """A piece of a call's arguments (JSON text), where the provider streams them."""
 
@@ -91,8 +85,7 @@ class ToolCallArgumentsDelta:
     text: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCallFinished:
     """A call has its result: the handler's, a cached one, or a failure the model will read."""
 
@@ -107,8 +100,7 @@ class ToolCallFinished:
         return self.result.success
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfirmationRequired:
     """A destructive call waits for approval; the run pauses exactly as ``evaluate`` does and
     resumes with ``confirmations={call_id: approve()}`` and the run's session."""
@@ -119,8 +111,7 @@ class ConfirmationRequired:
     arguments: Mapping[str, Any]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedToolActivity:
     """A provider-run tool is at work (``status``: ``searching``, ``interpreting``, ...)."""
 
@@ -130,8 +121,7 @@ class HostedToolActivity:
     item_id: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class HostedToolResult:
     """The typed output a hosted tool produced in the last turn (``name`` is the tool's)."""
 
@@ -140,8 +130,7 @@ class HostedToolResult:
     output: HostedToolOutput
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class OutputRetry:
     """The final answer of ``turn`` was not accepted (see ``problems``); the text streamed for
     it is set aside and the model answers again in the next turn."""
@@ -152,8 +141,7 @@ class OutputRetry:
     problems: tuple[str, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnFinished:
     """The model finished one turn."""
 
@@ -163,8 +151,7 @@ class TurnFinished:
     finish_reason: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class RunFinished:
     """The evaluation returned: finished, or suspended awaiting confirmation. Always last."""
 
