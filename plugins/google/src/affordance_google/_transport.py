@@ -36,17 +36,12 @@ class _Route:
         resource = _transformers.t_model(api, model)
         self.path = f"{resource}:generateContent"
         self.stream_path = f"{resource}:streamGenerateContent?alt=sse"
-        # One attempt per call (the adapter's budget is the only one), the API version on the
-        # Developer API only; not resent when the client has them: the SDK merges per-request
-        # options on every request, which costs more than the rest of sending it.
-        own = api._http_options
+        # The API version on the Developer API only, and not resent when the client has it:
+        # the SDK merges per-request options on every request, which costs more than the rest
+        # of sending it.
         version = None if api.vertexai else api_version
-        same_version = version is None or getattr(own, "api_version", None) == version
-        no_retries = getattr(own, "retry_options", None) is None  # the SDK's default: 1 attempt
-        self.options: types.HttpOptions | None = None
-        if not (same_version and no_retries):
-            retries = types.HttpRetryOptions(attempts=1)
-            self.options = types.HttpOptions(api_version=version, retry_options=retries)
+        same = version is None or getattr(api._http_options, "api_version", None) == version
+        self.options = None if same else types.HttpOptions(api_version=version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +72,14 @@ class Exchange:
                 options = types.HttpOptions(timeout=timeout)
             else:
                 options = options.model_copy(update={"timeout": timeout})
-        asynchronous = isinstance(client, AsyncClient)
-        if not stream:
-            send = api.async_request if asynchronous else api.request
-            return lambda: send("post", route.path, sent, options)
-        send = api._async_request if asynchronous else api._request
-        return lambda: send(
-            api._build_request("post", route.stream_path, sent, options), options, stream=True
-        )
+        # One attempt, past the SDK's retrier (a tenacity loop, even for one attempt): the
+        # adapter's budget is the only one, and the client's own retry_options never multiply it.
+        once = api._async_request_once if isinstance(client, AsyncClient) else api._request_once
+        path = route.stream_path if stream else route.path
+        return lambda: once(api._build_request("post", path, sent, options), stream)
 
     def content(self, answer: Any) -> bytes:
-        body = answer.body
+        body = answer.response_stream[0] if answer.response_stream else b""  # the text, whole
         return body.encode() if isinstance(body, str) else bytes(body or b"")
 
     def headers(self, answer: Any) -> Any:
