@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from affordance.runtime.model.messages import UserMessage
 from affordance.runtime.model.serializers import (
     OutputFormat,
     OutputSerializer,
@@ -171,7 +172,11 @@ class WireForms:
         context: object = None,
     ) -> ValueT:
         """The form kept for ``message`` under ``context``; else ``build(message, *args)``, kept
-        under ``context`` and returned. A kept form costs this one call."""
+        under ``context`` and returned. A kept form costs this one call. A user message of text
+        alone is built each time, never kept: in any wire format its form costs less to build
+        than keeping it does (a weak reference, and its callback when the message dies)."""
+        if type(message) is UserMessage and not message.attachments:
+            return build(message, *args)
         entry = self._entries.get(id(message))
         if (
             entry is not None

@@ -214,7 +214,9 @@ class ChatReply(StreamTranslator):
     def __call__(self, event: SseEvent) -> Sequence[Delta]:
         if event.data == "[DONE]":
             return self.finish()
-        chunk = expect(parse_json(event.data), dict, "a chunk is {type}, not an object")
+        chunk = parse_json(event.data)
+        if type(chunk) is not dict:  # every event is read here: no call to expect
+            raise UnusableResponseError(f"a chunk is {type(chunk).__name__}, not an object")
         error = chunk.get("error")
         if error is not None:
             raise StreamFailedError(describe_error_body({"error": error}, str(error)))
@@ -231,8 +233,9 @@ class ChatReply(StreamTranslator):
         choices = chunk.get("choices")
         if not choices:
             return ()
-        choices = expect(choices, list, "a chunk's choices are not a list")
-        choice = expect(choices[0], dict, "a chunk's choice is not an object")
+        choice = choices[0] if type(choices) is list else None
+        if type(choice) is not dict:
+            raise UnusableResponseError("a chunk's choices are not a list of objects")
         self._chosen = True
         if choice.get("finish_reason"):
             self.reason = choice["finish_reason"]
@@ -240,7 +243,8 @@ class ChatReply(StreamTranslator):
         return self._deltas(delta, part == "message") if isinstance(delta, dict) else ()
 
     def _deltas(self, delta: dict[str, Any], whole: bool) -> Sequence[Delta]:
-        text = _text(delta.get("content"))
+        text = delta.get("content")
+        text = text if type(text) is str else _text(text)
         calls = delta.get("tool_calls")
         if not calls and delta.get("refusal") is None and not self.hosted:  # most chunks
             return (TextPiece(text),) if text else ()

@@ -137,6 +137,28 @@ class DeltaError(ValueError):
     ``PromptEvaluationError`` (phase ``response``): the provider's stream cannot be read."""
 
 
+_ASSEMBLED = (
+    TextPiece,
+    ToolCallArguments,
+    ProviderItem,
+    TurnEnd,
+    ToolCallBegun,
+    ToolCallReady,
+    RefusalPiece,
+)
+"""The deltas a turn is made of (``HostedActivity`` is shown to stream consumers only)."""
+
+_EXACT = frozenset(_ASSEMBLED)
+
+
+def _assembled_as(delta: object) -> type[Any] | None:
+    """The delta type an instance of a subclass is assembled as; None for anything else."""
+    for kind in _ASSEMBLED:
+        if isinstance(delta, kind):
+            return kind
+    return None
+
+
 class TurnAssembler:
     """Joins one turn's deltas into a :class:`ProviderTurn`."""
 
@@ -153,40 +175,42 @@ class TurnAssembler:
     def add(self, delta: Delta) -> None:
         if self._end is not None:
             raise DeltaError(f"a {type(delta).__name__} arrived after the turn ended")
-        # No class is two delta types (their slots conflict), so the order of the tests is only
-        # their cost: the most frequent first (a stream's text and arguments, then what every
-        # content block and every turn brings).
-        if isinstance(delta, TextPiece):
-            text: object = delta.text
+        # Told by its exact type (one lookup; a subclass's instance by the type it extends), the
+        # most frequent first: a stream's text and arguments, then what every turn brings. The
+        # delta comes from plugin code, read as Any: its annotations are no promise.
+        got: Any = delta
+        kind: type[Any] | None = type(got)
+        if kind not in _EXACT:
+            kind = _assembled_as(got)
+        if kind is TextPiece:
+            text = got.text
             self._text.append(text if type(text) is str else _text(text))  # no call when fine
-        elif isinstance(delta, ToolCallArguments):
-            piece: object = delta.text
-            self._call(delta.index).pieces.append(piece if type(piece) is str else _text(piece))
-        elif isinstance(delta, ProviderItem):
-            if delta.echo:
-                self._items.append(delta.item)
-            if delta.hosted:
-                self._hosted.append(delta.item)
-        elif isinstance(delta, TurnEnd):
-            self._end = delta
-        elif isinstance(delta, ToolCallBegun):
-            index = delta.index
+        elif kind is ToolCallArguments:
+            piece = got.text
+            self._call(got.index).pieces.append(piece if type(piece) is str else _text(piece))
+        elif kind is ProviderItem:
+            if got.echo:
+                self._items.append(got.item)
+            if got.hosted:
+                self._hosted.append(got.item)
+        elif kind is TurnEnd:
+            self._end = got
+        elif kind is ToolCallBegun:
+            index, call_id, name = got.index, got.call_id, got.name
             if index in self._calls:
                 raise DeltaError(f"tool call {index} began twice")
-            call_id: object = delta.call_id  # plugin code: the annotations are no promise
-            name: object = delta.name
             if not isinstance(call_id, str) or not isinstance(name, str):
                 raise DeltaError(f"tool call {index} has no string id and name")
             self._calls[index] = _Call(call_id, name)
-        elif isinstance(delta, ToolCallReady):
-            arguments: object = delta.arguments
+        elif kind is ToolCallReady:
+            arguments = got.arguments
             if arguments is not None:
                 # a dict is told before the Mapping ABC's (slower) check
-                if not isinstance(arguments, (str, dict, Mapping)):
-                    raise DeltaError(f"tool call {delta.index} is ready with no text or object")
-                self._call(delta.index).arguments = arguments
-        elif isinstance(delta, RefusalPiece):
-            self._refusal.append(_text(delta.text))
+                if type(arguments) is not dict and not isinstance(arguments, (str, Mapping)):
+                    raise DeltaError(f"tool call {got.index} is ready with no text or object")
+                self._call(got.index).arguments = arguments
+        elif kind is RefusalPiece:
+            self._refusal.append(_text(got.text))
 
     def _call(self, index: int) -> _Call:
         call = self._calls.get(index)
