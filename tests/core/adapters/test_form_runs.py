@@ -72,7 +72,7 @@ def test_a_transcript_joins_each_run_of_one_kind_and_skips_forms_without_pieces(
 
 def test_a_transcript_builds_each_form_once_and_reuses_lone_entries() -> None:
     forms, build = WireForms(), Builder()
-    messages: list[Message] = [ToolResultMessage("c1", "lookup", "Hi."), AssistantMessage("Hi!")]
+    messages: list[Message] = [UserMessage("Hi."), AssistantMessage("Hello.")]
 
     first = joined_transcript(messages, forms, partial(build, suffix=""), join)
     again = joined_transcript(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import threading
 
-from affordance import Image
 from affordance.adapters import (
     AssistantMessage,
     ModelRequest,
@@ -16,8 +15,6 @@ from affordance.adapters import (
     UserMessage,
     WireForms,
 )
-
-PNG = Image(data=b"\x89PNG\r\n\x1a\n" + bytes(range(24)))
 
 
 def test_a_form_is_returned_for_its_message_alone() -> None:
@@ -112,23 +109,6 @@ def test_of_builds_a_form_once_with_the_arguments_given_and_then_returns_it() ->
     assert first == again == "found as ('v2', 1)"
     assert built == [(message, "v2", 1)]
     assert forms.get(message) == first  # kept as put() keeps it
-
-
-def test_of_builds_a_user_message_of_text_alone_each_time_and_keeps_one_with_attachments() -> None:
-    forms = WireForms()
-    text, attached = UserMessage("hi"), UserMessage("look", attachments=(PNG,))
-    built: list[UserMessage] = []
-
-    def build(of: UserMessage) -> str:
-        built.append(of)
-        return of.text
-
-    for _ in range(2):
-        forms.of(text, build)
-        forms.of(attached, build)
-
-    assert built == [text, attached, text]  # text alone costs less to build than to keep
-    assert (len(forms), forms.get(text), forms.get(attached)) == (1, None, "look")
 
 
 def test_of_rebuilds_a_form_kept_under_another_context() -> None:

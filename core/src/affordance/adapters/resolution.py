@@ -15,7 +15,6 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from affordance.runtime.model.messages import UserMessage
 from affordance.runtime.model.serializers import (
     OutputFormat,
     OutputSerializer,
@@ -172,11 +171,7 @@ class WireForms:
         context: object = None,
     ) -> ValueT:
         """The form kept for ``message`` under ``context``; else ``build(message, *args)``, kept
-        under ``context`` and returned. A kept form costs this one call. A user message of text
-        alone is built each time, never kept: in any wire format its form costs less to build
-        than keeping it does (a weak reference, and its callback when the message dies)."""
-        if type(message) is UserMessage and not message.attachments:
-            return build(message, *args)
+        under ``context`` and returned. A kept form costs this one call."""
         entry = self._entries.get(id(message))
         if (
             entry is not None
