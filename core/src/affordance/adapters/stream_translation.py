@@ -142,7 +142,8 @@ class StreamTranslator:
         whenever a call began), and the response id and model kept so far."""
         # tool_calls whenever a call began (finish_reason's first rule), told without a call
         finished = "tool_calls" if self.calls else finish_reason(reason, names, calls=False)
-        return TurnEnd(usage, finished, self.response_id, response_model=self.response_model)
+        # the fields in order, none by keyword (a keyword call builds a dict): once per answer
+        return TurnEnd(usage, finished, self.response_id, None, None, (), self.response_model)
 
 
 def event_field(key: str, kind: type[T]) -> Callable[[Mapping[str, Any]], T]:

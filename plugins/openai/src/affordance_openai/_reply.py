@@ -140,7 +140,7 @@ class ResponsesReply(StreamTranslator):
 
     def other(self, kind: object, data: dict[str, Any]) -> Sequence[Delta]:
         """``response.web_search_call.searching`` and the like: a hosted tool at work."""
-        parts = kind.split(".") if isinstance(kind, str) else ()
+        parts = kind.split(".") if isinstance(kind, str) and "_call." in kind else ()  # most: none
         if len(parts) != 3 or parts[0] != "response" or not parts[1].endswith("_call"):
             return ()
         return (HostedActivity(parts[1], parts[2], string_or_none(data.get("item_id"))),)
