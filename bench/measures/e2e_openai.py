@@ -5,9 +5,9 @@ Chat Completions and Responses: synchronously (affordance ``OpenAIAdapter.evalua
 SDK by hand) and awaited one after another on one event loop (every framework; the tool is an
 ``async def`` there, as the by-hand code calls it inline). The floor is the same two requests
 written by hand with the typed SDK; ``openai-sdk-raw`` sends the same JSON bodies through the
-client's public ``post`` and reads them with ``json.loads``, the SDK's fastest path (the one the
-adapter takes). The server runs in its own process
-(``_loopback_process``).
+client's public ``post`` and reads them with ``json.loads``, the SDK's fastest path (the
+adapter's, less the request options ``post`` builds afresh: ``specs/adapters/openai.md``). The
+server runs in its own process (``_loopback_process``).
 
     python bench/measures/e2e_openai.py [--framework F] [--json] [--quick]
 """

@@ -13,6 +13,13 @@ wraps the answer in a raw-response object: per-request work that, on a loopback 
 more than affordance's own work for a whole run. The plugins build a complete JSON body
 themselves, so nothing is lost by skipping it (``specs/adapters/openai.md``).
 
+**``post``, less its costliest step.** ``post`` is two steps: build the request's options (a
+``FinalRequestOptions``, with ``construct``: every field's default copied afresh) and hand them
+to ``client.request``. Given the SDK's options class (``options_class``), the first step is a
+copy of one options object built once, with the body and the request's own options set — the
+same values ``post`` would build — and the second is ``post``'s own. Without it (or on
+pydantic 1, whose models have no ``model_copy``), ``post`` itself.
+
 **Who retries.** Without a deadline, the SDK does, as its client is configured (``max_retries``,
 its backoff, ``Retry-After``). The SDK knows nothing of an evaluation's deadline, though: it
 would start a retry, and wait for it, past the deadline. So under a deadline each attempt is
@@ -75,13 +82,16 @@ class JsonPost:
 
     ``http_client_class`` is the SDK's ``DefaultHttpxClient``; ``status_error`` and
     ``connection_error`` are its ``APIStatusError`` and ``APIConnectionError`` (timeouts
-    included), which decide what is retried under a deadline. The response class is looked up
-    on first use, so building an adapter touches nothing more of the SDK.
+    included), which decide what is retried under a deadline; ``options_class`` is its
+    ``FinalRequestOptions`` (the module says why). The response class is looked up and the
+    options built on first use, so building an adapter touches nothing more of the SDK.
     """
 
     __slots__ = (
         "_connection_error",
         "_http_client_class",
+        "_options_class",
+        "_options_like",
         "_response_class",
         "_status_error",
         "path",
@@ -94,11 +104,16 @@ class JsonPost:
         http_client_class: type[Any],
         status_error: type[Exception],
         connection_error: type[Exception],
+        options_class: type[Any] | None = None,
     ) -> None:
         self.path = path
         self._http_client_class = http_client_class
         self._status_error = status_error
         self._connection_error = connection_error
+        # a pydantic 2 model's copy is what the fast path takes; on pydantic 1 (which the SDKs
+        # still support) every request goes through ``post`` itself
+        self._options_class = options_class if hasattr(options_class, "model_copy") else None
+        self._options_like: Callable[..., Any] | None = None
         self._response_class: type[Any] | None = None
 
     def send(
@@ -119,9 +134,7 @@ class JsonPost:
         extra = _headers(client, headers)
         if deadline is None:
             options = ({} if retries else {"max_retries": 0}) | extra
-            return client.post(
-                self.path, cast_to=self._response(), body=body, options=options, stream=stream
-            )
+            return self._post(client, body, options, stream)
         attempt = self._attempt(client, body, deadline, stream, extra)
         if not retries:
             return attempt()
@@ -141,9 +154,7 @@ class JsonPost:
         extra = _headers(client, headers)
         if deadline is None:
             options = ({} if retries else {"max_retries": 0}) | extra
-            return await client.post(
-                self.path, cast_to=self._response(), body=body, options=options, stream=stream
-            )
+            return await self._post(client, body, options, stream)
         attempt = self._attempt(client, body, deadline, stream, extra)
         if not retries:
             return await attempt()
@@ -171,12 +182,20 @@ class JsonPost:
     ) -> Callable[[], Any]:
         """One attempt under ``deadline`` (the SDK's retries off, its timeout cut to the time
         left), to call again for each retry; on an async client it returns the awaitable."""
-        return lambda: client.post(
-            self.path,
-            cast_to=self._response(),
-            body=body,
-            options=_one_attempt(client, deadline) | extra,
-            stream=stream,
+        return lambda: self._post(client, body, _one_attempt(client, deadline) | extra, stream)
+
+    def _post(self, client: Any, body: Any, options: dict[str, Any], stream: bool) -> Any:
+        """What ``client.post(path, cast_to=<the response class>, body=body, options=options,
+        stream=stream)`` returns (an awaitable, on an async client), sent as the module says."""
+        options_like = self._options_like
+        if options_like is None:
+            if self._options_class is None:
+                return client.post(
+                    self.path, cast_to=self._response(), body=body, options=options, stream=stream
+                )
+            options_like = self._options_like = _options_copier(self._options_class, self.path)
+        return client.request(
+            self._response(), options_like(update={"json_data": body, **options}), stream=stream
         )
 
     def _retrying(self, client: Any, deadline: Deadline) -> dict[str, Any]:
@@ -195,6 +214,14 @@ class JsonPost:
         if found is None:
             found = self._response_class = http_response_class(self._http_client_class)
         return found
+
+
+def _options_copier(options_class: type[Any], path: str) -> Callable[..., Any]:
+    """A copier of the options ``post`` builds for ``path`` with no body: called with
+    ``update=``, a new options object with those fields set (pydantic's ``model_copy``)."""
+    prototype = options_class.construct(method="post", url=path, json_data=None, files=None)
+    copier: Callable[..., Any] = prototype.model_copy
+    return copier
 
 
 def _headers(client: Any, headers: Mapping[str, str] | None) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class ProviderErrorMapper(Protocol[ErrorT_contra]):
 
 @frozen
 class StainlessTransport(Generic[ErrorT]):
-    """Sends ready JSON bodies through the SDK clients of ``clients`` with ``post``.
+    """Sends ready JSON bodies through the SDK clients of ``clients`` as their ``post`` does.
 
     ``sdk_error`` is the SDK's base error (``openai.OpenAIError``), mapped by
     ``provider_error``; ``provider`` names the provider in errors; ``request_id_header`` is the
@@ -82,14 +82,16 @@ class StainlessTransport(Generic[ErrorT]):
         error_kinds: tuple[str, ...] = ("code", "type"),
     ) -> StainlessTransport[ErrorT]:
         """The transport posting to ``path`` through the Stainless SDK package ``sdk`` (passed by
-        the plugin: the core imports none): its ``DefaultHttpxClient``, ``APIStatusError`` and
-        ``APIConnectionError``; its errors worded by :func:`stainless_error`, whose
-        ``error_kinds`` are the error body's fields naming the error's kind."""
+        the plugin: the core imports none): its ``DefaultHttpxClient``, ``APIStatusError``,
+        ``APIConnectionError`` and ``_models.FinalRequestOptions``; its errors worded by
+        :func:`stainless_error`, whose ``error_kinds`` are the error body's fields naming the
+        error's kind."""
         post = JsonPost(
             path,
             http_client_class=sdk.DefaultHttpxClient,
             status_error=sdk.APIStatusError,
             connection_error=sdk.APIConnectionError,
+            options_class=getattr(getattr(sdk, "_models", None), "FinalRequestOptions", None),
         )
 
         def provider_error(

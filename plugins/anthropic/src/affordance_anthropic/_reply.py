@@ -2,7 +2,7 @@
 stream of it would bring, by one translator, so a plain turn and a streamed one are built by the
 same code.
 
-Streamed, the adapter frames the raw event stream (the HTTP response of the client's ``post``
+Streamed, the adapter frames the raw event stream (the HTTP response to a request sent
 with ``stream=True``) with the core's SSE reader and hands each event here, parsed with one
 ``json.loads``; the event types are read through a table of handlers (core's
 :class:`~affordance.adapters.StreamTranslator`). Each content block is rebuilt from its

@@ -2,7 +2,7 @@
 
 The adapter is the runner users call; its model, ``AnthropicModel``, only translates:
 :mod:`._request` builds the body, :mod:`._reply` reads the answer, whole or streamed. The body
-goes through the SDK client's public ``post`` as ready JSON and the answer is parsed once
+goes out as ready JSON, as the SDK client's public ``post`` sends it, and the answer is parsed once
 (``specs/adapters/anthropic.md``, "The request path and speed", has why and the measurements).
 """
 

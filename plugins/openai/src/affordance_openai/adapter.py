@@ -1,7 +1,7 @@
 """``OpenAIAdapter``: evaluates prompts with OpenAI's Responses (default) or Chat Completions API.
 
-Its model only translates (:mod:`._request`, :mod:`._reply`) and posts the ready body through the
-SDK client's public ``post`` (``specs/adapters/openai.md``, "Getting plain dicts cheaply").
+Its model only translates (:mod:`._request`, :mod:`._reply`) and sends the ready body as the SDK
+client's public ``post`` does (``specs/adapters/openai.md``, "Getting plain dicts cheaply").
 """
 
 from __future__ import annotations
