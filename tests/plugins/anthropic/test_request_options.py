@@ -10,7 +10,7 @@ from typing import Any
 import anthropic
 import pytest
 from loopback import MESSAGES_PATH, LoopbackServer
-from stainless_requests import SENDS, sent_by_post_and_by_the_transport
+from stainless_requests import SENDS, sent_as_post_sends
 
 BODY = {
     "model": "claude-test",
@@ -26,15 +26,6 @@ def test_a_request_goes_out_as_post_sends_it(
 ) -> None:
     client = loopback.sync() if kind == "sync" else loopback.async_()
 
-    by_post, ours = sent_by_post_and_by_the_transport(
-        anthropic, client, server, MESSAGES_PATH, BODY, send
-    )
+    ours = sent_as_post_sends(anthropic, client, server, MESSAGES_PATH, BODY, send)
 
-    assert (ours.method, ours.path, dict(ours.query)) == (
-        by_post.method,
-        by_post.path,
-        dict(by_post.query),
-    )
-    assert ours.raw_body == by_post.raw_body
-    assert dict(ours.headers) == dict(by_post.headers)
     assert ours.path == MESSAGES_PATH

@@ -11,7 +11,7 @@ from typing import Any
 import openai
 import pytest
 from loopback import JsonReply, LoopbackServer
-from stainless_requests import SENDS, sent_by_post_and_by_the_transport
+from stainless_requests import SENDS, sent_as_post_sends
 
 from affordance.adapters import StainlessSdk
 
@@ -25,17 +25,8 @@ def test_a_request_goes_out_as_post_sends_it(
 ) -> None:
     client = clients.sync() if kind == "sync" else clients.async_()
 
-    by_post, ours = sent_by_post_and_by_the_transport(
-        openai, client, server, "/chat/completions", BODY, send
-    )
+    ours = sent_as_post_sends(openai, client, server, "/chat/completions", BODY, send)
 
-    assert (ours.method, ours.path, dict(ours.query)) == (
-        by_post.method,
-        by_post.path,
-        dict(by_post.query),
-    )
-    assert ours.raw_body == by_post.raw_body
-    assert dict(ours.headers) == dict(by_post.headers)
     assert ours.path == "/v1/chat/completions"
 
 
