@@ -1,8 +1,8 @@
 """A request goes out byte for byte as the client's own ``post`` sends it, though the transport
 copies ``post``'s options rather than building them afresh (``affordance.adapters.stainless``):
 method, path, query, headers and body, plain and streamed, with the hosted tools' headers,
-once, and under a deadline; sync and async. And a request builder that rewrites a request's
-options — ``AzureOpenAI`` puts the deployment in the path — rewrites that request's alone."""
+once, and under a deadline; sync and async. And ``AzureOpenAI``, whose request builder puts
+the deployment named by each request's body in its path, still sends each to its own."""
 
 from __future__ import annotations
 
